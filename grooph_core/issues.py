@@ -1,0 +1,158 @@
+"""The issue object and the registry of codes (spec/graph.md §3.1, §5; spec/map.md §4).
+
+An `Issue` names the objects involved by id in `at`, exactly as the spec says, and also carries the
+JSON pointers of the exact values involved, so that the source map (and only the source map) can
+turn them into text ranges.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Severity = Literal["error", "warning"]
+
+
+@dataclass(frozen=True)
+class Issue:
+    """One finding. `pointers[0]` is the primary place; the rest and `related` are other places.
+
+    `on_key` says the primary pointer names an object member whose *key* is the target (an unknown
+    key, the object missing a required field); otherwise the target is the value at the pointer.
+    `related` holds (pointer, note) pairs for places that explain the issue (the first copy of a
+    duplicate id, the loop that owns a back edge).
+    """
+
+    code: str
+    severity: Severity
+    message: str
+    at: tuple[str, ...] = ()
+    pointers: tuple[str, ...] = ()
+    on_key: bool = False
+    related: tuple[tuple[str, str], ...] = ()
+    data: dict = field(default_factory=dict, compare=False, hash=False)
+
+    def to_json(self) -> dict:
+        """The issue object of graph.md §3.1, keys in order."""
+        return {"code": self.code, "severity": self.severity, "message": self.message, "at": list(self.at)}
+
+    def line(self) -> str:
+        """The one-line text form (graph.md §3.1, cli.md §0.5)."""
+        s = f"{self.severity}  {self.code}  {self.message}"
+        if self.at:
+            s += "  [at: " + ", ".join(self.at) + "]"
+        return s
+
+
+def make(code: str, message: str, at=(), pointers=(), *, on_key: bool = False, related=(), **data) -> Issue:
+    """Build an issue with the severity the registry gives its code."""
+    return Issue(code, CODES[code].severity, message, tuple(at), tuple(pointers), on_key, tuple(related), dict(data))
+
+
+@dataclass(frozen=True)
+class Code:
+    """What the registry knows of a code: severity, a title, the usual repair, and where it applies."""
+
+    code: str
+    title: str
+    repair: str
+    applies_to: tuple[str, ...]  # "graph", "map", "editor"
+    export_only: bool = False
+    spec: str = ""
+
+    @property
+    def severity(self) -> Severity:
+        return "error" if self.code.startswith("E_") else "warning"
+
+
+def _c(code, title, repair, applies_to=("graph",), export_only=False, spec=""):
+    return Code(code, title, repair, tuple(applies_to), export_only, spec)
+
+
+_REGISTRY = [
+    _c("E_SCHEMA", "The document does not have the shape the format requires",
+       "Set the field to a value the schema accepts (updateNode/updateEdge/updateLoop with a set patch, setStop, setBar, setGraphField, setTarget).",
+       ("graph", "map"), spec="graph.md §4, map.md §5"),
+    _c("E_DUPLICATE_ID", "An id is used by more than one object",
+       "Give one of the objects a new id.", ("graph", "map"), spec="graph.md §5, map.md §6.1"),
+    _c("E_DANGLING_REF", "A reference names no object of the required kind",
+       "Point the reference at an object that exists, or add the missing object.", ("graph", "map"),
+       spec="graph.md §5, map.md §6.2"),
+    _c("E_LOOP_BACK_EDGE", "A loop's back edges are missing or do not close a cycle inside its members",
+       "Make the cycle's nodes members, then mark the returning edge with toggleLoopBack.", spec="graph.md §5"),
+    _c("E_GROUP_CYCLE", "Groups contain each other in a ring",
+       "Remove the inner group's id from one group's members.", spec="graph.md §5"),
+    _c("E_SECOND_LEAD", "More than one lead node",
+       "Keep one lead; give the others the role that says what they do.", spec="graph.md §5"),
+    _c("E_PERSON_LEAD", "The lead is marked as a person's step",
+       "Remove the person mark (by: null) or give the node a non-lead role.", spec="graph.md §5"),
+    _c("E_CYCLE_NO_STOP", "A cycle that no loop with a stop covers",
+       "Wrap the cycle in a loop with a back edge, a max-iterations stop and a budget.", spec="graph.md §5"),
+    _c("E_JUDGMENT_LOOP_NO_BAR", "A judgment loop without an inspectable bar",
+       "Give the loop a bar with something a critic can examine (setBar).", spec="graph.md §5"),
+    _c("E_STOP_NOT_INSPECTABLE", "A loop that stops only when a bar nobody can inspect passes",
+       "Give the bar an inspectable entry and add a max-iterations stop.", spec="graph.md §5"),
+    _c("E_NO_TARGET", "No known target harness (export)", "setTarget {harness: \"claude-code\"} (or codex).",
+       export_only=True, spec="graph.md §5"),
+    _c("E_NO_GOAL", "No goal (export)", "setGraphField goal with the goal in the person's words.",
+       export_only=True, spec="graph.md §5"),
+    _c("E_IS_TEMPLATE", "The document is a template (export)", "Instantiate the template first.",
+       export_only=True, spec="graph.md §5"),
+    _c("E_UNFILLED_SLOT", "A {{slot}} is still in the text (export)", "Ask the person for the value and set the field.",
+       export_only=True, spec="graph.md §5"),
+    _c("E_PERSON_STEP_NOT_COMPILED", "Person steps cannot go into a harness package (export)",
+       "Export as a plan; only if the person says so, make the steps agents' steps.", export_only=True,
+       spec="graph.md §5"),
+    _c("E_CRITIC_NOT_ISOLATED", "A critic under a critic-isolation policy sees shared context or no evidence",
+       "Switch the edge to fresh isolation and give it an evidence list.", spec="graph.md §5"),
+    _c("E_OWNERSHIP_CONFLICT", "An artifact has several owners and no merge",
+       "Leave one owner, or add a merge node that lists the artifact.", spec="graph.md §5"),
+    _c("E_IRREVERSIBLE_NO_GATE", "An irreversible action with no human gate or approval before it",
+       "Put a human gate before the node, or mark the way in with approval: true.", spec="graph.md §5"),
+    _c("W_HOMOGENEOUS_CRITICS", "Critics judge work made on the same model",
+       "Give the critic another model tier or pin.", spec="graph.md §5"),
+    _c("W_FANOUT_ON_COUPLED", "Parallel fan-out into coupled work", "Set the edge's concurrency max to 1.",
+       spec="graph.md §5"),
+    _c("W_LONG_LOOP_NO_BUDGET", "A loop with neither a budget nor a short cap", "Add a budget stop.",
+       spec="graph.md §5"),
+    _c("W_ASPIRATION_AS_ACCEPTANCE", "A bar's aspiration is used as its acceptance",
+       "Make the acceptance a concrete, checkable statement.", spec="graph.md §5"),
+    _c("W_ONLY_MAX_ITERATIONS", "A loop whose only stop is a max-iterations cap",
+       "Add a stop that says when the work is good enough.", spec="graph.md §5"),
+    _c("W_UNREACHABLE_NODE", "A node no path from an entry reaches", "Connect the node, or remove it.",
+       spec="graph.md §5"),
+    _c("W_NO_TERMINAL", "No stop node can be reached", "Add a stop node and connect it.", spec="graph.md §5"),
+    _c("W_OUTPUT_NOT_WRITABLE", "A node has outputs but no capability to write them",
+       "Allow write-outputs (or edit-files).", spec="graph.md §5"),
+    _c("W_PERSON_FIELDS_NOT_READ", "Agent-only fields on a person's step", "Remove the fields no person reads.",
+       spec="graph.md §5"),
+    _c("W_GROUP_OVERLAP", "A node sits in groups that do not nest", "Keep the node in one group.",
+       spec="graph.md §5"),
+    _c("W_UNKNOWN_KEY", "A key the format does not declare", "Rename it to the declared field it was meant to be, or remove it.",
+       ("graph", "map"), spec="graph.md §5, map.md §6.9"),
+    _c("W_DOC_TOO_LARGE", "The document is larger than 24,000 characters", "Shorten long texts or split the graph.",
+       ("graph", "map"), spec="graph.md §5, map.md §6.10"),
+    _c("E_HANDOFF_NO_CARRIER", "A handoff with no carrier", "Give the handoff a carrier both ends can reach.",
+       ("map",), spec="map.md §6.3"),
+    _c("W_CARRIER_CANNOT_CROSS", "A carrier that cannot cross between the two ends",
+       "Choose a carrier both ends can reach.", ("map",), spec="map.md §6.4"),
+    _c("W_NOTIFY_NOT_PERSON", "A notification that does not reach a person", "Point the notification at a person.",
+       ("map",), spec="map.md §6.5"),
+    _c("W_SESSION_ISLAND", "A session no handoff touches", "Connect the session with a handoff, or remove it.",
+       ("map",), spec="map.md §6.6"),
+    _c("W_NO_RETURN", "Work goes into a session and nothing comes out", "Add a handoff out of the session.",
+       ("map",), spec="map.md §6.7"),
+    _c("W_GRAPH_UNRESOLVED", "A session's graph pointer names no readable graph", "Fix the path, or create the graph.",
+       ("map",), spec="map.md §6.8"),
+    # Editor-only codes: the reference never raises these; the editor adds them (graph.md §3.2).
+    _c("E_SYNTAX", "The text is not valid JSON here", "Fix the JSON syntax at this spot.", ("editor",),
+       spec="graph.md §3.2 (editor diagnostics)"),
+    _c("W_DUPLICATE_KEY", "A key appears twice in one object; the first value is lost",
+       "Remove one of the two copies.", ("editor",), spec="graph.md §9 (Parsing)"),
+    _c("W_NUMBER_PRECISION", "A number that does not survive as an IEEE double",
+       "Write the number as a string, or with fewer digits.", ("editor",), spec="graph.md §0.5"),
+    _c("E_DOC_LIMIT", "The document is too large or too deeply nested to analyse",
+       "Split the document.", ("editor",), spec="editor limit"),
+]
+
+CODES: dict[str, Code] = {c.code: c for c in _REGISTRY}

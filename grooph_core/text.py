@@ -1,0 +1,213 @@
+"""Text and number conventions shared by every part of the core (spec/graph.md §0, §6.4).
+
+The reference runs on JavaScript, so "whitespace", "sorted", "length" and "how a number is written"
+follow ECMAScript, not Python. Every module that needs one of these asks here.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+
+# graph.md §0.1: exactly the ECMAScript whitespace set (not Python's str.strip set).
+JS_WHITESPACE = (
+    "\u0009\u000a\u000b\u000c\u000d\u0020\u00a0\u1680"
+    "\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+    "\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+_WS_CLASS = "[" + re.escape(JS_WHITESPACE) + "]"
+WHITESPACE_RUN = re.compile(_WS_CLASS + "+")
+
+
+def js_trim(s: str) -> str:
+    """Trim ECMAScript whitespace from both ends (graph.md §0.1)."""
+    return s.strip(JS_WHITESPACE)
+
+
+def is_blank(s: object) -> bool:
+    """True for a string that is empty after trimming; absent/None counts as blank (map.md §0)."""
+    if s is None:
+        return True
+    return isinstance(s, str) and js_trim(s) == ""
+
+
+def same_text(a: str, b: str) -> bool:
+    """graph.md §2.13: equal after trim, whitespace-run collapse and lower-casing."""
+    return _fold(a) == _fold(b)
+
+
+def _fold(s: str) -> str:
+    return WHITESPACE_RUN.sub(" ", js_trim(s)).lower()
+
+
+def utf16_key(s: str) -> bytes:
+    """Sort key ordering strings by UTF-16 code units (graph.md §0.3)."""
+    return s.encode("utf-16-be", "surrogatepass")
+
+
+def utf16_len(s: str) -> int:
+    """Length in UTF-16 code units, as JavaScript's `String.length` (graph.md §6.6)."""
+    return len(s.encode("utf-16-le", "surrogatepass")) // 2
+
+
+_ARRAY_INDEX = re.compile(r"^(0|[1-9][0-9]*)$")
+
+
+def is_array_index(key: str) -> bool:
+    """graph.md §0.4: the canonical decimal spelling of an integer 0..4294967294."""
+    return bool(_ARRAY_INDEX.match(key)) and int(key) <= 4294967294
+
+
+def js_key_order(keys) -> list[str]:
+    """Keys as a JavaScript object enumerates them: array indices ascending, then the rest in order."""
+    keys = list(keys)
+    idx = sorted((k for k in keys if is_array_index(k)), key=int)
+    return idx + [k for k in keys if not is_array_index(k)]
+
+
+def is_number(v: object) -> bool:
+    """A JSON number (bool is never a number, graph.md §0.5)."""
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def is_integer(v: object) -> bool:
+    """A finite number with no fractional part (graph.md §0.5: 3.0 is an integer)."""
+    if not is_number(v):
+        return False
+    if isinstance(v, int):
+        return True
+    return math.isfinite(v) and v == int(v)
+
+
+def as_double(v: int | float) -> float:
+    """The IEEE double a JSON number denotes (integers beyond 2^53 lose precision, as in JS)."""
+    try:
+        return float(v)
+    except OverflowError:
+        return math.inf if v > 0 else -math.inf
+
+
+def js_number(v: int | float) -> str:
+    """Write a number as ECMAScript `Number.prototype.toString()` does (graph.md §6.4)."""
+    x = as_double(v)
+    if x == 0:
+        return "0"
+    if math.isnan(x):
+        return "NaN"
+    if math.isinf(x):
+        return "Infinity" if x > 0 else "-Infinity"
+    if x < 0:
+        return "-" + js_number(-x)
+    r = repr(x)
+    mantissa, _, exp = r.partition("e")
+    exp10 = int(exp) if exp else 0
+    int_part, _, frac_part = mantissa.partition(".")
+    if frac_part == "0":
+        frac_part = ""
+    digits = (int_part + frac_part).lstrip("0")
+    # position of the decimal point relative to the digit string
+    n = len(int_part.lstrip("0")) + exp10 if int_part.strip("0") else exp10 - (len(frac_part) - len(frac_part.lstrip("0")))
+    digits = digits.rstrip("0") or "0"
+    k = len(digits)
+    if k <= n <= 21:
+        return digits + "0" * (n - k)
+    if 0 < n <= 21:
+        return digits[:n] + "." + digits[n:]
+    if -6 < n <= 0:
+        return "0." + "0" * (-n) + digits
+    e = n - 1
+    sign = "+" if e >= 0 else "-"
+    head = digits[0] + ("." + digits[1:] if k > 1 else "")
+    return f"{head}e{sign}{abs(e)}"
+
+
+def json_type(v: object) -> str:
+    """The JSON type name of a value, as messages name it (graph.md §4.3)."""
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "boolean"
+    if is_number(v):
+        return "number"
+    if isinstance(v, str):
+        return "string"
+    if isinstance(v, list):
+        return "array"
+    if isinstance(v, dict):
+        return "object"
+    return type(v).__name__
+
+
+def compact_json(v: object) -> str:
+    """Compact JSON text of a value for messages, numbers written as ECMAScript writes them."""
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if is_number(v):
+        return js_number(v)
+    if isinstance(v, str):
+        return json.dumps(v, ensure_ascii=False)
+    if isinstance(v, list):
+        return "[" + ",".join(compact_json(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ",".join(json.dumps(k, ensure_ascii=False) + ":" + compact_json(x) for k, x in v.items()) + "}"
+    return json_type(v)
+
+
+def quoted(ids) -> str:
+    """graph.md §0: ids in double quotes joined by ", "."""
+    return ", ".join(f'"{i}"' for i in ids)
+
+
+def pointer_escape(key: str) -> str:
+    """One JSON-pointer segment: `~` as `~0`, `/` as `~1` (graph.md §4.2)."""
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+def pointer_join(base: str, *segments: object) -> str:
+    """Append segments (keys or indices) to a JSON pointer."""
+    return base + "".join("/" + pointer_escape(str(s)) for s in segments)
+
+
+def pointer_split(pointer: str) -> list[str]:
+    """The unescaped segments of a JSON pointer ("" is the root, no segments)."""
+    if pointer == "":
+        return []
+    return [p.replace("~1", "/").replace("~0", "~") for p in pointer.split("/")[1:]]
+
+
+def osa_distance(a: str, b: str) -> int:
+    """Optimal-string-alignment distance (graph.md §5.1)."""
+    la, lb = len(a), len(b)
+    if la == 0:
+        return lb
+    if lb == 0:
+        return la
+    prev2: list[int] = []
+    prev = list(range(lb + 1))
+    for i in range(1, la + 1):
+        cur = [i] + [0] * lb
+        for j in range(1, lb + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            v = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                v = min(v, prev2[j - 2] + 1)
+            cur[j] = v
+        prev2, prev = prev, cur
+    return prev[lb]
+
+
+def did_you_mean(word: str, candidates) -> str | None:
+    """The "did you mean" suggestion of graph.md §5.1 (lengths in UTF-16 units, §9)."""
+    limit = max(1, min(3, utf16_len(word) // 3))
+    w = word.lower()
+    best, best_d = None, limit + 1
+    for c in candidates:
+        d = osa_distance(w, c.lower())
+        if d < best_d:
+            best, best_d = c, d
+    return best
