@@ -1,0 +1,266 @@
+"""Analysis of a document's text for editors: syntax problems, every rule, and a span for each issue.
+
+Two modes (issue 3, README "Validation modes"):
+
+- **strict** (`tolerant=False`): exactly the reference's result (graph.md §3.2): not-JSON gives one
+  `E_SCHEMA`; a schema failure stops every other rule. The command line uses this.
+- **tolerant** (`tolerant=True`, the language server): syntax problems at their exact spots, the
+  structural issues, and the semantic rules run on the sound parts of the document. Top-level items
+  (a node, an edge, a session …) that fail the structural check or lie in a broken region are left
+  out of the rules rather than guessed at, and issues that would only be echoes of leaving them out
+  (a reference to a left-out object, reachability) are suppressed.
+
+The core speaks character offsets; converting them to LSP positions is the server's business.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+from grooph_core.issues import Issue
+from grooph_core.kinds import Kind, detect_kind
+from grooph_core.line_index import LineIndex
+from grooph_core.source import ParsedText, parse
+from grooph_core.text import pointer_split
+from grooph_core.validate import Resolver, rule_issues
+
+# Top-level arrays whose items the tolerant mode can leave out one by one.
+ITEM_LISTS: dict[str, tuple[str, ...]] = {
+    "graph": ("nodes", "edges", "loops", "policies", "groups", "notes"),
+    "map": ("lanes", "people", "sessions", "handoffs"),
+}
+# Required top-level fields and the stand-in the tolerant mode uses when they are unusable.
+ROOT_STAND_INS: dict[str, dict[str, object]] = {
+    "graph": {"grooph": 0, "id": "graph", "name": "", "version": 0, "nodes": [], "edges": [], "loops": []},
+    "map": {"groophMap": 0, "id": "map", "name": "", "version": 0, "lanes": [], "sessions": [], "handoffs": []},
+}
+# Codes whose findings are about the whole graph's shape: when anything was left out they would be
+# echoes of the omission, not faults of the text (a node whose only way in was cut looks unreachable).
+WHOLE_SHAPE_CODES = frozenset({
+    "W_UNREACHABLE_NODE", "W_NO_TERMINAL", "E_CYCLE_NO_STOP", "W_SESSION_ISLAND", "W_NO_RETURN",
+    "W_DOC_TOO_LARGE", "E_OWNERSHIP_CONFLICT", "W_HOMOGENEOUS_CRITICS", "E_IRREVERSIBLE_NO_GATE",
+    "E_SECOND_LEAD", "E_PERSON_STEP_NOT_COMPILED", "E_UNFILLED_SLOT",
+})
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """What the editor needs about one version of a document."""
+
+    text: str
+    kind: Kind
+    parsed: ParsedText
+    issues: tuple[Issue, ...]
+    pruned: tuple[str, ...] = ()  # pointers of top-level items left out of the rules
+    _lines: list = field(default_factory=list, compare=False, repr=False)
+
+    @property
+    def value(self) -> object:
+        return self.parsed.value
+
+    @property
+    def line_index(self) -> LineIndex:
+        if not self._lines:
+            self._lines.append(LineIndex(self.text))
+        return self._lines[0]
+
+    def span(self, issue: Issue) -> tuple[int, int]:
+        """The character span an issue points at (its primary pointer, or its syntax span)."""
+        return issue_span(self.parsed, issue)
+
+    def pointer_span(self, pointer: str, *, key: bool = False) -> tuple[int, int]:
+        return pointer_span(self.parsed, pointer, key=key)
+
+
+def pointer_span(parsed: ParsedText, pointer: str, *, key: bool = False) -> tuple[int, int]:
+    """Span of a pointer's key (when asked and it has one) or value; falls back to the nearest
+    ancestor that exists, then to the start of the text."""
+    sm = parsed.source_map
+    p = pointer
+    while True:
+        if key:
+            s = sm.key_span(p)
+            if s is not None:
+                return s
+        s = sm.value_span(p)
+        if s is not None:
+            if p == "" and not key:
+                return _root_span(parsed)
+            if p != pointer and p != "":
+                return sm.key_span(p) or s
+            return s
+        if p == "":
+            return (0, 0)
+        p = p[: p.rfind("/")]
+        key = True
+
+
+def _root_span(parsed: ParsedText) -> tuple[int, int]:
+    """A root-level issue (no goal, too large …) is shown on the document's `id` value, else its `{`."""
+    sm = parsed.source_map
+    s = sm.value_span("/id")
+    if s is not None:
+        return s
+    r = sm.value_span("")
+    if r is None:
+        return (0, 0)
+    return (r[0], min(r[0] + 1, r[1]))
+
+
+def issue_span(parsed: ParsedText, issue: Issue) -> tuple[int, int]:
+    span = issue.data.get("span") if issue.data else None
+    if span is not None:
+        return tuple(span)  # type: ignore[return-value]
+    if not issue.pointers:
+        return (0, 0)
+    return pointer_span(parsed, issue.pointers[0], key=issue.on_key)
+
+
+def analyze(text: str, *, name: str | None = None, export: bool = False, resolver: Resolver | None = None,
+            tolerant: bool = True, max_chars: int = 5_000_000) -> Analysis:
+    """Parse and validate one text. Never raises on any input."""
+    parsed = parse(text, max_chars=max_chars)
+    value = parsed.value
+    kind = detect_kind(name, value)
+    problems = list(parsed.problems)
+    if any(p.code == "E_DOC_LIMIT" for p in problems):
+        return Analysis(text, kind, parsed, tuple(p for p in problems if p.code == "E_DOC_LIMIT"))
+    from grooph_core.schema_check import not_json_issue, schema_issues
+
+    if not tolerant:
+        if not parsed.ok:
+            first = next((p for p in problems if p.code == "E_SYNTAX"), None)
+            explanation = first.message if first else "the text cannot be read as JSON"
+            return Analysis(text, kind, parsed, (not_json_issue(explanation),))
+        schema = schema_issues(value, kind)
+        if schema:
+            return Analysis(text, kind, parsed, tuple(schema))
+        return Analysis(text, kind, parsed, tuple(rule_issues(value, kind, export=export, resolver=resolver)))
+
+    if value is None:
+        return Analysis(text, kind, parsed, tuple(problems))
+    schema = schema_issues(value, kind)
+    if parsed.ok and not schema:
+        return Analysis(text, kind, parsed, tuple(problems + rule_issues(value, kind, export=export, resolver=resolver)))
+    broken = set(parsed.broken)
+    # In broken text, structural findings inside a cut region are echoes of the syntax error.
+    schema = [i for i in schema if not _inside_any(i.pointers[0] if i.pointers else "", broken)]
+    rules, pruned = _tolerant_rules(value, kind, schema, broken, export=export, resolver=resolver)
+    return Analysis(text, kind, parsed, tuple(problems + schema + rules), tuple(pruned))
+
+
+def _inside_any(pointer: str, regions: set[str]) -> bool:
+    for r in regions:
+        if pointer == r or pointer.startswith(r + "/"):
+            return True
+    return False
+
+
+def _tolerant_rules(value: object, kind: Kind, schema: list[Issue], broken: set[str], *, export: bool,
+                    resolver: Resolver | None) -> tuple[list[Issue], list[str]]:
+    """Run the rules on the document with unsound top-level items left out; map pointers back."""
+    from grooph_core.schema_check import schema_issues
+
+    if not isinstance(value, dict):
+        return [], []
+    lists = ITEM_LISTS[kind]
+    bad_items: dict[str, set[int]] = {k: set() for k in lists}
+    bad_fields: set[str] = set()
+    for p in [i.pointers[0] for i in schema if i.pointers] + sorted(broken):
+        segs = pointer_split(p)
+        if not segs:
+            return [], []  # the root itself is unusable
+        top = segs[0]
+        if top in bad_items and len(segs) >= 2 and segs[1].isdigit():
+            bad_items[top].add(int(segs[1]))
+        else:
+            bad_fields.add(top)
+
+    doc: dict = dict(value)
+    stand_ins = ROOT_STAND_INS[kind]
+    for f in bad_fields:
+        if f in stand_ins:
+            doc[f] = copy.copy(stand_ins[f])
+        else:
+            doc.pop(f, None)
+    for f, v in stand_ins.items():
+        if f not in doc:
+            doc[f] = copy.copy(v)
+    index_maps: dict[str, list[int]] = {}
+    ghosts: set[str] = set()
+    pruned: list[str] = []
+    for k in lists:
+        items = doc.get(k)
+        if not isinstance(items, list):
+            continue
+        keep = [i for i in range(len(items)) if i not in bad_items[k]]
+        for i in bad_items[k]:
+            if i < len(items):
+                pruned.append(f"/{k}/{i}")
+                item = items[i]
+                if isinstance(item, dict) and isinstance(item.get("id"), str):
+                    ghosts.add(item["id"])
+        if len(keep) != len(items):
+            doc[k] = [items[i] for i in keep]
+            index_maps[k] = keep
+    pruned.extend(f"/{f}" for f in sorted(bad_fields))
+    if schema_issues(doc, kind):
+        return [], pruned  # still not sound enough to reason about
+    issues = rule_issues(doc, kind, export=export, resolver=resolver)
+    out: list[Issue] = []
+    for issue in issues:
+        if pruned and issue.code in WHOLE_SHAPE_CODES:
+            continue
+        if issue.code == "E_DANGLING_REF" and ghosts and _names_ghost(doc, issue, ghosts):
+            continue
+        out.append(_remap(issue, index_maps))
+    return out, pruned
+
+
+def _names_ghost(doc: dict, issue: Issue, ghosts: set[str]) -> bool:
+    """True when a dangling reference names an object that exists but was left out."""
+    ref = issue.data.get("ref") if issue.data else None
+    if ref is None and issue.pointers:
+        ref = _resolve(doc, issue.pointers[0])
+    if isinstance(ref, str):
+        target = ref.split(":", 1)[1] if ":" in ref and ref.split(":", 1)[0] in ("node", "loop", "edge") else ref
+        return target in ghosts or ref in ghosts
+    return False
+
+
+def _resolve(doc: object, pointer: str) -> object:
+    cur = doc
+    for s in pointer_split(pointer):
+        if isinstance(cur, dict):
+            cur = cur.get(s)
+        elif isinstance(cur, list) and s.isdigit() and int(s) < len(cur):
+            cur = cur[int(s)]
+        else:
+            return None
+    return cur
+
+
+def _remap_pointer(p: str, index_maps: dict[str, list[int]]) -> str:
+    if not index_maps:
+        return p
+    segs = p.split("/")
+    if len(segs) >= 3 and segs[1] in index_maps and segs[2].isdigit():
+        m = index_maps[segs[1]]
+        i = int(segs[2])
+        if i < len(m):
+            segs[2] = str(m[i])
+            return "/".join(segs)
+    return p
+
+
+def _remap(issue: Issue, index_maps: dict[str, list[int]]) -> Issue:
+    if not index_maps:
+        return issue
+    from dataclasses import replace
+
+    return replace(
+        issue,
+        pointers=tuple(_remap_pointer(p, index_maps) for p in issue.pointers),
+        related=tuple((_remap_pointer(p, index_maps), note) for p, note in issue.related),
+    )
