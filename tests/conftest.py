@@ -1,0 +1,34 @@
+"""Shared test helpers: where the fixtures live and how to read a fixture with its sidecar."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+DOC_SUFFIXES = (".grooph.json", ".grooph-map.json")
+
+
+def fixture_files(*parts: str) -> list[Path]:
+    base = FIXTURES.joinpath(*parts)
+    if not base.exists():
+        return []
+    return sorted(p for p in base.rglob("*.json") if p.name.endswith(DOC_SUFFIXES))
+
+
+def sidecar(path: Path) -> dict | None:
+    """The `<name>.expect.json` beside a fixture, or None."""
+    name = path.name
+    for suf in DOC_SUFFIXES:
+        if name.endswith(suf):
+            name = name[: -len(suf)]
+    side = path.with_name(name + ".expect.json")
+    return json.loads(side.read_text("utf-8")) if side.exists() else None
+
+
+@pytest.fixture
+def fixtures_dir() -> Path:
+    return FIXTURES
