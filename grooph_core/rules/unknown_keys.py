@@ -1,0 +1,156 @@
+"""`W_UNKNOWN_KEY`: keys the format does not declare (graph.md §5, map.md §6.9).
+
+The walk follows the model descriptors: every declared object (unions by their `kind`, `{custom}` and
+`{verdict}` alternatives when they are the accepted alternative, layout boxes), each object's keys in
+JavaScript order (§0.4) so issues follow the document. Record keys (`pin`, `params`, `with`, `layout`)
+are data and never reported; `patch` values and the values of unknown keys are not walked.
+
+`at` differs between the two kinds, as in the reference: a graph takes the nearest id of the object
+holding the key (graph.md §4.4 on the path without its last segment) and falls back to the graph's id;
+a map takes the nearest id along the key's full path and may stay empty (map.md §6.9).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from grooph_core.issues import Issue, make
+from grooph_core.keyorder import keys_in_js_order
+from grooph_core.model.compiled import AltType, ArrayType, ObjectType, RecordType, TypeDesc, UnionType, root_type
+from grooph_core.schema_check import accepts, nearest_id
+from grooph_core.text import compact_json, did_you_mean, pointer_escape, pointer_split
+
+# A raw finding: (key pointer, key, holder pointer, declared names of the holder in canonical order, holder)
+Walker = Callable[[Any, str, list], None]
+
+
+def _compile_object(t: ObjectType) -> Walker:
+    names = t.names
+    fields: dict[str, Walker | None] = {f.name: _compile(f.type) for f in t.fields}
+
+    def w(v, p, out):
+        if type(v) is not dict:
+            return
+        for k in keys_in_js_order(v):
+            kp = p + "/" + pointer_escape(k)
+            if k in fields:
+                fw = fields[k]
+                if fw is not None:
+                    fw(v[k], kp, out)
+            else:
+                out.append((kp, k, p, names, v))
+
+    return w
+
+
+def _compile_array(t: ArrayType) -> Walker | None:
+    item = _compile(t.item)
+    if item is None:
+        return None
+
+    def w(v, p, out):
+        if type(v) is list:
+            for i, x in enumerate(v):
+                item(x, f"{p}/{i}", out)
+
+    return w
+
+
+def _compile_record(t: RecordType) -> Walker | None:
+    value = _compile(t.value)
+    if value is None:
+        return None
+
+    def w(v, p, out):
+        if type(v) is dict:
+            for k in keys_in_js_order(v):
+                value(v[k], p + "/" + pointer_escape(k), out)
+
+    return w
+
+
+def _compile_union(t: UnionType) -> Walker:
+    disc = t.discriminator
+    branches = {name: _compile(obj) for name, obj in t.branches.items()}
+
+    def w(v, p, out):
+        if type(v) is dict:
+            k = v.get(disc)
+            b = branches.get(k) if type(k) is str else None
+            if b is not None:
+                b(v, p, out)
+
+    return w
+
+
+def _compile_alt(t: AltType) -> Walker | None:
+    objects = [(o, _compile(o)) for o in t.options if isinstance(o, ObjectType)]
+    if not objects:
+        return None
+
+    def w(v, p, out):
+        if type(v) is dict:
+            for o, ow in objects:
+                if accepts(o, v):
+                    ow(v, p, out)
+                    return
+
+    return w
+
+
+_COMPILERS = {
+    ObjectType: _compile_object, ArrayType: _compile_array, RecordType: _compile_record,
+    UnionType: _compile_union, AltType: _compile_alt,
+}
+_CACHE: dict[int, Walker | None] = {}
+
+
+def _compile(t: TypeDesc) -> Walker | None:
+    """The walker of a type, or None for types that hold no declared object (scalars, `patch`)."""
+    if id(t) in _CACHE:
+        return _CACHE[id(t)]
+    c = _COMPILERS.get(type(t))
+    w = c(t) if c is not None else None
+    _CACHE[id(t)] = w
+    return w
+
+
+_ROOT_WALKERS = {"graph": _compile(root_type("graph")), "map": _compile(root_type("map"))}
+
+
+def unknown_key_issues(value: Any, kind: str) -> list[Issue]:
+    """One `W_UNKNOWN_KEY` per undeclared key, in document order (graph.md §5, map.md §6.9).
+
+    `pointers[0]` is the key (`on_key=True`); `data` carries `key`, `suggestion` (or None), `holder`
+    (the pointer of the object holding the key) and `suggestion_present` (whether the suggested
+    declared key is already in that object: renaming is then not a repair, map.md §6.9)."""
+    raw: list = []
+    is_map = kind == "map"
+    walker = _ROOT_WALKERS["map" if is_map else "graph"]
+    if walker is None:
+        return []
+    walker(value, "", raw)
+    if not raw:
+        return []
+    graph_id = value.get("id") if isinstance(value, dict) else None
+    fallback = (graph_id,) if isinstance(graph_id, str) else ()
+    issues = []
+    for kp, key, holder_p, names, holder in raw:
+        suggestion = did_you_mean(key, names)
+        segments = pointer_split(kp)
+        if is_map:
+            at = nearest_id(value, segments)
+        else:
+            at = nearest_id(value, segments[:-1]) or fallback
+        if suggestion is None:
+            message = f"{kp}: unknown key {compact_json(key)}; the key is kept but ignored"
+        else:
+            message = f"{kp}: unknown key {compact_json(key)}; did you mean {compact_json(suggestion)}? The key is kept but ignored"
+        issues.append(
+            make(
+                "W_UNKNOWN_KEY", message, at, (kp,), on_key=True,
+                key=key, suggestion=suggestion, holder=holder_p,
+                suggestion_present=suggestion is not None and suggestion in holder,
+            )
+        )
+    return issues
