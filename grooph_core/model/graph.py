@@ -24,7 +24,7 @@ from grooph_core.model.markers import (
     ModelName,
     NodeOrGroupRef,
     NodeRef,
-    NonEmptyStr,
+    Outcome,
     NonNegInt,
     NonNegNumber,
     NoteAt,
@@ -446,7 +446,7 @@ class RunNote(GroophModel):
     at: NoteAt = Field(description="Where it happened: graph, node:<id>, edge:<id> or loop:<id> (not checked against the graph).")
     started: str = Field(None, description="When it started.")
     ended: str = Field(None, description="When it ended.")
-    outcome: NonEmptyStr = Field(None, description="How it went: pass, fail, halt, invalid-evidence, started, ending, or another non-empty word.")
+    outcome: Outcome = Field(None, description="How it went: pass, fail, halt, invalid-evidence, started, ending, or another non-empty word.")
     verdict: str = Field(None, description="The critic's verdict.")
     round: NonNegInt = Field(None, description="The loop round (0 for the first pass).")
     stop: str = Field(None, description="The stop that fired.")

@@ -99,13 +99,19 @@ def id_of(kind: str) -> type:
 SkillName = pattern_str(NAME_TOKEN_PATTERN, "skill name")
 ModelName = pattern_str(NAME_TOKEN_PATTERN, "model name")
 OneLine = pattern_str(ONE_LINE_PATTERN, "one line of text")
+KNOWN_CAPABILITIES = ("read-files", "edit-files", "write-outputs", "run-commands", "run-tests", "web", "spawn-agents")
+KNOWN_OUTCOMES = ("pass", "fail", "halt", "invalid-evidence", "started", "ending")
+
 Capability = Annotated[
-    str, StringConstraints(min_length=1, pattern=ONE_LINE_PATTERN), Lex("capability", nonempty=True)
+    str,
+    StringConstraints(min_length=1, pattern=ONE_LINE_PATTERN),
+    Lex("capability", nonempty=True, examples=KNOWN_CAPABILITIES),
 ]
 HarnessId = Annotated[
     str, StringConstraints(min_length=1), Lex("harness id", nonempty=True, examples=KNOWN_HARNESSES)
 ]
 NonEmptyStr = Annotated[str, StringConstraints(min_length=1)]
+Outcome = Annotated[str, StringConstraints(min_length=1), Lex("string", examples=KNOWN_OUTCOMES)]
 Scope = pattern_str(SCOPE_PATTERN, "scope (graph | loop:<id> | node:<id> | edge:<id>)", Ref("scope"))
 NoteAt = pattern_str(NOTE_AT_PATTERN, "location (graph | node:<id> | edge:<id> | loop:<id>)")
 Source = pattern_str(SOURCE_PATTERN, "<template id>@<version>")
