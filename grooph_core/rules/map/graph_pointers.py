@@ -1,0 +1,93 @@
+"""A session's `graph` pointer (map.md §4.4, §6.8; cli.md §2.1): the resolver that looks it up
+beside the map, and `W_GRAPH_UNRESOLVED`, raised when the resolver says it is not a graph.
+
+The resolver reads local files only: it never fetches anything and never follows a URL.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Callable
+
+from grooph_core.issues import Issue, make
+from grooph_core.rules.map.semantics import MapIndex
+
+FOUND = "found"
+NOT_A_GRAPH = "not-a-graph"
+UNKNOWN = "unknown"
+
+GraphResolver = Callable[[str], str]
+
+# map.md §6.8 (the command line's test, §11.7): a URL scheme followed by `://`, any letter case.
+URL_SCHEME = re.compile(r"[a-z][a-z0-9+.\-]*://", re.IGNORECASE | re.ASCII)
+
+
+def is_checked_pointer(pointer: str) -> bool:
+    """map.md §6.8: only a path ending in `.json` is looked up; URLs and `<graph-id>@<version>` are
+    left alone (the resolver cannot tell)."""
+    return URL_SCHEME.match(pointer) is None and pointer.lower().endswith(".json")
+
+
+def _read_graph_answer(path: str) -> str:
+    """found / not-a-graph for a local path: a regular file whose text is JSON passing the graph's
+    structural check (graph.md §4). Graph rule findings do not matter."""
+    from grooph_core.load import NoSuchFile, read_document
+    from grooph_core.schema_check import schema_issues
+
+    try:
+        loaded = read_document(path)
+    except NoSuchFile:
+        return NOT_A_GRAPH
+    if loaded.error is not None:
+        return NOT_A_GRAPH
+    return NOT_A_GRAPH if schema_issues(loaded.value, "graph") else FOUND
+
+
+def file_graph_resolver(map_path: str) -> GraphResolver:
+    """The command line's resolver for a map on disk (map.md §6.8): paths relative to the map's folder
+    (an absolute path stays absolute). Answers are cached per file and refreshed when the file's
+    modification time or size changes, so an editor may keep one resolver per map."""
+    base = os.path.dirname(os.path.abspath(map_path))
+    cache: dict[str, tuple[tuple[int, int], str]] = {}
+
+    def resolve(pointer: str) -> str:
+        if not isinstance(pointer, str) or not is_checked_pointer(pointer):
+            return UNKNOWN
+        try:
+            path = os.path.join(base, pointer)
+            st = os.stat(path)
+        except (OSError, ValueError):  # missing, unreadable, or an impossible name (a NUL byte)
+            return NOT_A_GRAPH
+        if not os.path.isfile(path):  # a folder, a FIFO, a device: never read
+            return NOT_A_GRAPH
+        stamp = (st.st_mtime_ns, st.st_size)
+        hit = cache.get(path)
+        if hit is not None and hit[0] == stamp:
+            return hit[1]
+        answer = _read_graph_answer(path)
+        cache[path] = (stamp, answer)
+        return answer
+
+    return resolve
+
+
+def graph_unresolved_issues(index: MapIndex, resolver: GraphResolver | None) -> list[Issue]:
+    """map.md §6.8: with a resolver, one issue per session (document order) whose `graph` the
+    resolver answers "not-a-graph". Pointer: the `graph` value."""
+    if resolver is None:
+        return []
+    out: list[Issue] = []
+    for i, s in enumerate(index.session_list):
+        if not isinstance(s, dict) or "graph" not in s:
+            continue
+        pointer = s.get("graph")
+        if resolver(pointer) != NOT_A_GRAPH:
+            continue
+        sid = s.get("id")
+        out.append(make(
+            "W_GRAPH_UNRESOLVED",
+            f'session "{sid}" points at graph "{pointer}", which is not a graph document that could be read',
+            [sid], [f"/sessions/{i}/graph"], session=sid, graph=pointer,
+        ))
+    return out
