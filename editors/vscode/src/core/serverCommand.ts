@@ -1,0 +1,193 @@
+// Which program starts the language server. Pure: the places that look at the machine (the Python
+// extension, the interpreter, PATH) are passed in, so the order of choices is tested under plain node.
+
+import * as path from "node:path";
+
+/** The module that `python -m` runs; the console script installed with it is `grooph-lsp`. */
+export const SERVER_MODULE = "grooph_lsp";
+export const SERVER_SCRIPT = "grooph-lsp";
+
+/** The `grooph.server.*` settings, as read from the configuration. */
+export interface ServerSettings {
+  /** `grooph.server.command`: program and arguments; empty when unset. */
+  command: readonly string[];
+  /** `grooph.server.pythonPath`: an interpreter that has grooph-lsp installed; "" when unset. */
+  pythonPath: string;
+  /** `grooph.server.logFile`: passed as `--log-file`; "" when unset. */
+  logFile: string;
+}
+
+/** Where the command came from, for the output channel and for error messages. */
+export type ServerSource = "grooph.server.command" | "grooph.server.pythonPath" | "Python extension" | "PATH";
+
+export interface ServerCommand {
+  command: string;
+  args: string[];
+  source: ServerSource;
+}
+
+/** What resolution needs from the machine. Every probe may be slow; each is asked at most once. */
+export interface ServerProbes {
+  /** The interpreter of the Python extension's active environment, or undefined without one. */
+  activePythonInterpreter(): Promise<string | undefined>;
+  /** True when `python -m grooph_lsp` would start the server with this interpreter. */
+  pythonHasServer(python: string): Promise<boolean>;
+  /** The full path of a program found on PATH, or undefined. */
+  findOnPath(program: string): Promise<string | undefined>;
+}
+
+export type Resolution =
+  | { ok: true; server: ServerCommand; notes: string[] }
+  | { ok: false; message: string; notes: string[] };
+
+/** Values that `~` and `${workspaceFolder}` / `${userHome}` / `${env:NAME}` stand for in path settings. */
+export interface PathVariables {
+  home: string;
+  workspaceFolder?: string;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * Expands the variables a user writes in a path setting, as VS Code's own settings allow:
+ * a leading `~`, `${userHome}`, `${workspaceFolder}` and `${env:NAME}`. An unknown variable or a
+ * `${workspaceFolder}` without an open folder is left as written, so the error message shows it.
+ */
+export function expandPathVariables(value: string, vars: PathVariables): string {
+  let out = value;
+  if (out === "~" || out.startsWith("~/") || out.startsWith("~\\")) {
+    out = vars.home + out.slice(1);
+  }
+  return out.replace(/\$\{([^}]+)\}/g, (whole, name: string) => {
+    if (name === "userHome") {
+      return vars.home;
+    }
+    if (name === "workspaceFolder") {
+      return vars.workspaceFolder ?? whole;
+    }
+    if (name.startsWith("env:")) {
+      return vars.env[name.slice(4)] ?? "";
+    }
+    return whole;
+  });
+}
+
+function logArgs(settings: ServerSettings, vars: PathVariables): string[] {
+  const logFile = settings.logFile.trim();
+  return logFile ? ["--log-file", expandPathVariables(logFile, vars)] : [];
+}
+
+/**
+ * The server command, in the order users expect (the issue's item 1):
+ * 1. `grooph.server.command` when set, used as given (plus `--log-file`);
+ * 2. `grooph.server.pythonPath` when set: `<python> -m grooph_lsp`, without probing: the user chose it,
+ *    and a failing start then says plainly which interpreter lacks the package;
+ * 3. the Python extension's active environment, when that interpreter has `grooph_lsp` importable
+ *    (an environment without it is skipped, so a `grooph-lsp` installed with pipx still works);
+ * 4. `grooph-lsp` on PATH.
+ * Otherwise an error that says how to install or point at the server.
+ */
+export async function resolveServerCommand(
+  settings: ServerSettings,
+  vars: PathVariables,
+  probes: ServerProbes,
+): Promise<Resolution> {
+  const notes: string[] = [];
+  const extra = logArgs(settings, vars);
+
+  const command = settings.command.map((part) => part.trim()).filter((part) => part !== "");
+  if (command.length > 0) {
+    const [program, ...args] = command;
+    return {
+      ok: true,
+      server: {
+        command: expandPathVariables(program, vars),
+        args: [...args.map((a) => expandPathVariables(a, vars)), ...extra],
+        source: "grooph.server.command",
+      },
+      notes,
+    };
+  }
+
+  const pythonSetting = settings.pythonPath.trim();
+  if (pythonSetting) {
+    return {
+      ok: true,
+      server: {
+        command: expandPathVariables(pythonSetting, vars),
+        args: ["-m", SERVER_MODULE, ...extra],
+        source: "grooph.server.pythonPath",
+      },
+      notes,
+    };
+  }
+
+  const active = await probes.activePythonInterpreter();
+  if (active) {
+    if (await probes.pythonHasServer(active)) {
+      return {
+        ok: true,
+        server: { command: active, args: ["-m", SERVER_MODULE, ...extra], source: "Python extension" },
+        notes,
+      };
+    }
+    notes.push(
+      `The Python extension's interpreter ${active} has no ${SERVER_MODULE} module; looking for ${SERVER_SCRIPT} on PATH.`,
+    );
+  }
+
+  const onPath = await probes.findOnPath(SERVER_SCRIPT);
+  if (onPath) {
+    return { ok: true, server: { command: onPath, args: [...extra], source: "PATH" }, notes };
+  }
+
+  const where = active ? `neither in ${active} nor on PATH` : "not on PATH and no Python environment is selected";
+  return {
+    ok: false,
+    message:
+      `grooph: the language server was not found (${where}). ` +
+      `Install it with "pip install grooph-lsp" (or "pipx install grooph-lsp"), ` +
+      `or set grooph.server.pythonPath to an interpreter that has it, or grooph.server.command to the program.`,
+    notes,
+  };
+}
+
+/** A one-line description of a command for the output channel: program and arguments, quoted where needed. */
+export function describeCommand(server: ServerCommand): string {
+  const quote = (s: string) => (/^[\w@%+=:,./\\-]+$/.test(s) ? s : JSON.stringify(s));
+  return `${[server.command, ...server.args].map(quote).join(" ")} (from ${server.source})`;
+}
+
+/** Ways to test whether a path is an executable file; injected so PATH search is testable. */
+export type IsExecutable = (file: string) => Promise<boolean>;
+
+/**
+ * Finds a program on PATH as a shell would: each PATH entry in order; on Windows with each PATHEXT
+ * extension (a name that already has an extension is tried as it is).
+ */
+export async function findOnPath(
+  program: string,
+  env: Readonly<Record<string, string | undefined>>,
+  platform: NodeJS.Platform,
+  isExecutable: IsExecutable,
+): Promise<string | undefined> {
+  const windows = platform === "win32";
+  const pathApi = windows ? path.win32 : path.posix;
+  const pathValue = (windows ? (env.Path ?? env.PATH ?? env.path) : env.PATH) ?? "";
+  // On Windows a bare name is never run as is (pip installs grooph-lsp.exe beside a grooph-lsp-script).
+  const extensions =
+    windows && !pathApi.extname(program)
+      ? (env.PATHEXT ?? ".COM;.EXE;.BAT;.CMD").split(";").filter((e) => e !== "")
+      : [""];
+  for (const dir of pathValue.split(windows ? ";" : ":")) {
+    if (!dir) {
+      continue;
+    }
+    for (const ext of extensions) {
+      const candidate = pathApi.join(dir.replace(/^"(.*)"$/, "$1"), program + ext);
+      if (await isExecutable(candidate)) {
+        return candidate;
+      }
+    }
+  }
+  return undefined;
+}
