@@ -22,7 +22,7 @@ from grooph_core.issues import Issue
 from grooph_core.kinds import Kind, detect_kind
 from grooph_core.line_index import LineIndex
 from grooph_core.source import ParsedText, parse
-from grooph_core.text import pointer_split
+from grooph_core.text import pointer_split, value_at
 from grooph_core.validate import Resolver, rule_issues
 
 # Top-level arrays whose items the tolerant mode can leave out one by one.
@@ -222,23 +222,11 @@ def _names_ghost(doc: dict, issue: Issue, ghosts: set[str]) -> bool:
     """True when a dangling reference names an object that exists but was left out."""
     ref = issue.data.get("ref") if issue.data else None
     if ref is None and issue.pointers:
-        ref = _resolve(doc, issue.pointers[0])
+        ref = value_at(doc, issue.pointers[0])
     if isinstance(ref, str):
         target = ref.split(":", 1)[1] if ":" in ref and ref.split(":", 1)[0] in ("node", "loop", "edge") else ref
         return target in ghosts or ref in ghosts
     return False
-
-
-def _resolve(doc: object, pointer: str) -> object:
-    cur = doc
-    for s in pointer_split(pointer):
-        if isinstance(cur, dict):
-            cur = cur.get(s)
-        elif isinstance(cur, list) and s.isdigit() and int(s) < len(cur):
-            cur = cur[int(s)]
-        else:
-            return None
-    return cur
 
 
 def _remap_pointer(p: str, index_maps: dict[str, list[int]]) -> str:

@@ -211,3 +211,16 @@ def did_you_mean(word: str, candidates) -> str | None:
         if d < best_d:
             best, best_d = c, d
     return best
+
+
+def value_at(value: object, pointer: str) -> object:
+    """The value a JSON pointer names in `value`, or None when it names nothing."""
+    cur = value
+    for s in pointer_split(pointer):
+        if isinstance(cur, dict):
+            cur = cur.get(s)
+        elif isinstance(cur, list) and s.isdigit() and int(s) < len(cur):
+            cur = cur[int(s)]
+        else:
+            return None
+    return cur

@@ -1,0 +1,52 @@
+"""The documentation page of every code (`grooph_core/docs/codes.md`), generated from the registry.
+
+Diagnostics link to it (`codeDescription`); it ships inside the package so the link works wherever
+the server is installed. `python -m grooph_core.code_docs` rewrites it; a test fails on drift.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from grooph_core.issues import CODES
+
+PAGE = Path(__file__).resolve().parent / "docs" / "codes.md"
+
+_WHERE = {"graph": "graphs", "map": "operation maps", "editor": "the editor only (the reference never reports it)"}
+
+
+def anchor(code: str) -> str:
+    return code.lower()
+
+
+def page_uri(code: str) -> str:
+    return PAGE.as_uri() + "#" + anchor(code)
+
+
+def render() -> str:
+    out = [
+        "# grooph codes",
+        "",
+        "Every code the validator and the editor report: its severity, what it means, the usual repair,",
+        "and where the rule is specified (spec/graph.md, spec/map.md). Generated from",
+        "`grooph_core/issues.py` by `python -m grooph_core.code_docs`.",
+        "",
+    ]
+    for c in CODES.values():
+        out += [
+            f"## {c.code}",
+            "",
+            f"- **Severity:** {c.severity}" + (" (export check only: `--for-export` / `grooph.complete`)" if c.export_only else ""),
+            f"- **Reported for:** " + ", ".join(_WHERE[a] for a in c.applies_to),
+            f"- **Meaning:** {c.title}.",
+            f"- **Usual repair:** {c.repair}",
+            f"- **Specified in:** {c.spec}",
+            "",
+        ]
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    PAGE.parent.mkdir(parents=True, exist_ok=True)
+    PAGE.write_text(render(), encoding="utf-8")
+    print(f"wrote {PAGE}")

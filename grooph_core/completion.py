@@ -1,0 +1,229 @@
+"""Completion: keys the object at the cursor declares and lacks, enum values, and ids of existing
+objects of the right kind where a reference is expected.
+
+Works on half-typed text: the context (a key or a value, of which member, in which object) is read
+from the text around the cursor (JSON strings never span lines) and the tolerant source map's
+`enclosing_object`, and the types from the models.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from grooph_core.analysis import Analysis
+from grooph_core.model import field_info, object_shape
+from grooph_core.navigation import occurrences
+from grooph_core.text import pointer_join, value_at
+
+
+@dataclass(frozen=True)
+class Completion:
+    label: str
+    kind: str  # "key" | "value" | "id"
+    insert_text: str
+    span: tuple[int, int]
+    detail: str = ""
+    documentation: str = ""
+    filter_text: str = ""
+
+
+def _open_string_start(text: str, offset: int) -> int | None:
+    """Offset of the opening quote when the cursor is inside a string on its line, else None."""
+    line_start = max(text.rfind("\n", 0, offset), text.rfind("\r", 0, offset)) + 1
+    in_str, start, i = False, None, line_start
+    while i < offset:
+        ch = text[i]
+        if in_str:
+            if ch == "\\":
+                i += 1
+            elif ch == '"':
+                in_str = False
+        elif ch == '"':
+            in_str, start = True, i
+        i += 1
+    return start if in_str else None
+
+
+def _string_end(text: str, start: int) -> int:
+    """Offset just past the closing quote of the string starting at `start` (or the line's end)."""
+    i = start + 1
+    while i < len(text) and text[i] not in "\r\n":
+        if text[i] == "\\":
+            i += 2
+            continue
+        if text[i] == '"':
+            return i + 1
+        i += 1
+    return i
+
+
+def _prev_significant(text: str, i: int) -> tuple[str, int]:
+    while i > 0 and text[i - 1] in " \t\r\n":
+        i -= 1
+    return (text[i - 1], i - 1) if i > 0 else ("", -1)
+
+
+def _key_before_colon(text: str, colon: int) -> str | None:
+    ch, i = _prev_significant(text, colon)
+    if ch != '"':
+        return None
+    j = i - 1
+    while j >= 0 and not (text[j] == '"' and (j == 0 or text[j - 1] != "\\")):
+        j -= 1
+    if j < 0:
+        return None
+    try:
+        return json.loads(text[j: i + 1])
+    except ValueError:
+        return None
+
+
+def _container_open(text: str, i: int) -> tuple[str, int]:
+    """The innermost unclosed `{` or `[` before offset i (skipping strings line by line)."""
+    depth = 0
+    while i > 0:
+        i -= 1
+        ch = text[i]
+        if ch == '"':
+            # skip back over a string on this line
+            j = i - 1
+            while j >= 0 and text[j] not in "\r\n" and not (text[j] == '"' and (j == 0 or text[j - 1] != "\\")):
+                j -= 1
+            if j >= 0 and text[j] == '"':
+                i = j
+            continue
+        if ch in "}]":
+            depth += 1
+        elif ch in "{[":
+            if depth == 0:
+                return ch, i
+            depth -= 1
+    return "", -1
+
+
+def complete_at(analysis: Analysis, offset: int) -> list[Completion]:
+    """The completions at the cursor, best first."""
+    text = analysis.text
+    if analysis.value is None and text.strip():
+        return []
+    sm = analysis.parsed.source_map
+    start = _open_string_start(text, offset)
+    if start is not None:
+        span = (start, _string_end(text, start))
+        before = start
+    else:
+        span = (offset, offset)
+        before = offset
+    ch, at = _prev_significant(text, before)
+    obj_ptr = sm.enclosing_object(offset) if hasattr(sm, "enclosing_object") else None
+    if obj_ptr is None:
+        obj_ptr = ""
+    if ch == ":":
+        key = _key_before_colon(text, at)
+        if key is None:
+            return []
+        return _value_completions(analysis, pointer_join(obj_ptr, key), span, quoted=start is not None)
+    open_ch, open_at = _container_open(text, before)
+    if open_ch == "[":
+        # an array item: the array's key precedes its `[`
+        c2, at2 = _prev_significant(text, open_at)
+        key = _key_before_colon(text, at2) if c2 == ":" else None
+        if key is None:
+            return []
+        owner = obj_ptr
+        arr_ptr = pointer_join(owner, key)
+        arr = value_at(analysis.value, arr_ptr)
+        index = len(arr) if isinstance(arr, list) else 0
+        return _value_completions(analysis, f"{arr_ptr}/{index}", span, quoted=start is not None, item_of=arr_ptr)
+    if open_ch == "{":
+        if start is not None and _followed_by_colon(text, span[1]):
+            return _key_completions(analysis, obj_ptr, span, bare=True)
+        return _key_completions(analysis, obj_ptr, span, bare=False)
+    return []
+
+
+def _followed_by_colon(text: str, i: int) -> bool:
+    while i < len(text) and text[i] in " \t":
+        i += 1
+    return i < len(text) and text[i] == ":"
+
+
+_PLACEHOLDERS = {"object": "{}", "array": "[]", "number": "0", "integer": "0", "boolean": "true", "string": '""'}
+
+
+def _key_completions(analysis: Analysis, obj_ptr: str, span: tuple[int, int], *, bare: bool) -> list[Completion]:
+    shape = object_shape(analysis.kind, analysis.value, obj_ptr)
+    if shape is None:
+        return []  # not a declared object (a record such as layout, free JSON, an unknown key's value)
+    out = []
+    for f in shape.fields:
+        if f.name in shape.present:
+            continue
+        placeholder = _PLACEHOLDERS.get(f.json_type, "null")
+        if f.values and f.json_type == "string":
+            placeholder = json.dumps(str(f.values[0]))
+        elif f.values and f.json_type == "number":
+            placeholder = str(f.values[0])
+        insert = json.dumps(f.name) if bare else f"{json.dumps(f.name)}: {placeholder}"
+        detail = ("required" if f.required else "optional") + f" · {f.expected}"
+        out.append(Completion(f.name, "key", insert, span, detail, f.description, json.dumps(f.name)))
+    out.sort(key=lambda c: 0 if c.detail.startswith("required") else 1)
+    return out
+
+
+def _value_completions(analysis: Analysis, pointer: str, span: tuple[int, int], *, quoted: bool, item_of: str | None = None) -> list[Completion]:
+    fs = field_info(analysis.kind, analysis.value, pointer)
+    if fs is None:
+        return []
+    if fs.ref == "scope":
+        return _scope_completions(analysis, span)
+    if fs.ref:
+        return _id_completions(analysis, fs.ref, span, item_of)
+    out = []
+    for v in fs.values:
+        if isinstance(v, str):
+            out.append(Completion(v, "value", json.dumps(v), span, fs.name, fs.description, json.dumps(v)))
+        elif not quoted:
+            out.append(Completion(str(v), "value", str(v), span, fs.name, fs.description))
+    for v in fs.examples:
+        if v not in fs.values:
+            out.append(Completion(v, "value", json.dumps(v), span, f"{fs.name} (known value)", fs.description, json.dumps(v)))
+    if fs.json_type == "boolean" and not quoted:
+        out += [Completion(v, "value", v, span, fs.name, fs.description) for v in ("true", "false")]
+    return out
+
+
+_TARGETS = {
+    "node-or-group": ("node", "group"),
+    "session-or-person": ("session", "person"),
+}
+
+
+def _id_completions(analysis: Analysis, ref: str, span, item_of: str | None) -> list[Completion]:
+    wanted = _TARGETS.get(ref, (ref,))
+    occs = [o for o in occurrences(analysis.value, analysis.kind) if o.definition and o.target in wanted]
+    taken: set[str] = set()
+    if item_of is not None:
+        arr = value_at(analysis.value, item_of)
+        if isinstance(arr, list):
+            taken = {x for x in arr if isinstance(x, str)}
+    out, seen = [], set()
+    for o in occs:
+        if o.id in seen or o.id in taken:
+            continue
+        seen.add(o.id)
+        obj = value_at(analysis.value, o.pointer.rsplit("/", 1)[0])
+        name = obj.get("name") if isinstance(obj, dict) else None
+        detail = o.target + (f" — {name}" if isinstance(name, str) and name else "")
+        out.append(Completion(o.id, "id", json.dumps(o.id), span, detail, "", json.dumps(o.id)))
+    return out
+
+
+def _scope_completions(analysis: Analysis, span) -> list[Completion]:
+    out = [Completion("graph", "value", '"graph"', span, "the whole graph", "", '"graph"')]
+    for o in occurrences(analysis.value, analysis.kind):
+        if o.definition and o.target in ("node", "loop", "edge"):
+            v = f"{o.target}:{o.id}"
+            out.append(Completion(v, "value", json.dumps(v), span, f"this {o.target} only", "", json.dumps(v)))
+    return out

@@ -1,0 +1,32 @@
+"""Formatting for editors: the canonical form (graph.md §6, map.md §9) as minimal line edits.
+
+Formatting never loses what the user wrote: text that is not valid JSON is not formatted; nor is a
+document with a duplicated key (the first value would vanish) or a number that the canonical form
+would rewrite (an integer beyond 2^53): the user is told why instead.
+"""
+
+from __future__ import annotations
+
+from grooph_core.analysis import Analysis
+from grooph_core.refactor import Refused
+from grooph_core.text_edits import TextEdit, line_edits
+
+
+def format_edits(analysis: Analysis) -> list[TextEdit] | Refused:
+    """Edits turning the text into its canonical form, or why it is left as it is."""
+    from grooph_core.canonical import canonical_text
+
+    parsed = analysis.parsed
+    if not parsed.ok or parsed.value is None:
+        first = next((p for p in parsed.problems if p.code in ("E_SYNTAX", "E_DOC_LIMIT")), None)
+        where = ""
+        if first is not None and first.data.get("span"):
+            line, col = analysis.line_index.position(first.data["span"][0])
+            where = f" (line {line + 1}, column {col + 1}: {first.message})"
+        return Refused(f"Not formatted: the text is not valid JSON{where}. Nothing was changed.")
+    for p in parsed.problems:
+        if p.code == "W_DUPLICATE_KEY":
+            return Refused(f"Not formatted: {p.message} Formatting would drop one of the two values; remove one copy first.")
+        if p.code == "W_NUMBER_PRECISION":
+            return Refused(f"Not formatted: {p.message}")
+    return line_edits(analysis.text, canonical_text(parsed.value, analysis.kind))

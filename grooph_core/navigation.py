@@ -1,0 +1,266 @@
+"""Ids and the places that name them: definitions, references, document outline.
+
+The reference places are exactly graph.md §1.11 (plus what `renameId` rewrites, operations.md §5.8:
+layout keys) and map.md §2.8. The server's definition, references, rename and symbols are built on
+`occurrences`; everything here works on the parsed value and JSON pointers, never on text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from grooph_core.kinds import Kind
+from grooph_core.text import pointer_join
+
+SCOPE_KINDS = {"node": "node", "loop": "loop", "edge": "edge"}
+
+
+@dataclass(frozen=True)
+class Occurrence:
+    """One place a document names an id.
+
+    `target` is the kind of object the place must name ("node", "edge", "loop", "group", "policy",
+    "note", "graph", "lane", "person", "session", "map", or "node|group", "session|person").
+    `prefix` is the text before the id inside the string (`node:` in a policy scope), so the id itself
+    starts after it. `on_key` is true for a `layout` key, which names a node by its key.
+    """
+
+    pointer: str
+    id: str
+    target: str
+    definition: bool
+    prefix: str = ""
+    on_key: bool = False
+
+
+def _s(v: object) -> str | None:
+    return v if isinstance(v, str) else None
+
+
+def _items(doc: dict, key: str):
+    v = doc.get(key)
+    if isinstance(v, list):
+        for i, item in enumerate(v):
+            if isinstance(item, dict):
+                yield i, item
+
+
+def occurrences(doc: object, kind: Kind) -> list[Occurrence]:
+    """Every definition and reference of an id in the document, in document order by family."""
+    if not isinstance(doc, dict):
+        return []
+    return _map_occurrences(doc) if kind == "map" else _graph_occurrences(doc)
+
+
+def _graph_occurrences(doc: dict) -> list[Occurrence]:
+    out: list[Occurrence] = []
+    add = out.append
+    if _s(doc.get("id")) is not None:
+        add(Occurrence("/id", doc["id"], "graph", True))
+    for i, n in _items(doc, "nodes"):
+        if _s(n.get("id")) is not None:
+            add(Occurrence(f"/nodes/{i}/id", n["id"], "node", True))
+    for i, e in _items(doc, "edges"):
+        if _s(e.get("id")) is not None:
+            add(Occurrence(f"/edges/{i}/id", e["id"], "edge", True))
+        for end in ("from", "to"):
+            if _s(e.get(end)) is not None:
+                add(Occurrence(f"/edges/{i}/{end}", e[end], "node", False))
+    for i, lp in _items(doc, "loops"):
+        base = f"/loops/{i}"
+        if _s(lp.get("id")) is not None:
+            add(Occurrence(base + "/id", lp["id"], "loop", True))
+        for key, target in (("members", "node"), ("back", "edge")):
+            if isinstance(lp.get(key), list):
+                for j, m in enumerate(lp[key]):
+                    if isinstance(m, str):
+                        add(Occurrence(f"{base}/{key}/{j}", m, target, False))
+        bar = lp.get("bar")
+        if isinstance(bar, dict) and _s(bar.get("answerKeyFrom")) is not None:
+            add(Occurrence(base + "/bar/answerKeyFrom", bar["answerKeyFrom"], "node", False))
+        if isinstance(lp.get("stops"), list):
+            for j, st in enumerate(lp["stops"]):
+                if isinstance(st, dict) and _s(st.get("then")) is not None:
+                    add(Occurrence(f"{base}/stops/{j}/then", st["then"], "node", False))
+    for i, g in _items(doc, "groups"):
+        if _s(g.get("id")) is not None:
+            add(Occurrence(f"/groups/{i}/id", g["id"], "group", True))
+        if isinstance(g.get("members"), list):
+            for j, m in enumerate(g["members"]):
+                if isinstance(m, str):
+                    add(Occurrence(f"/groups/{i}/members/{j}", m, "node|group", False))
+    for i, p in _items(doc, "policies"):
+        if _s(p.get("id")) is not None:
+            add(Occurrence(f"/policies/{i}/id", p["id"], "policy", True))
+        scope = _s(p.get("scope"))
+        if scope and ":" in scope:
+            head, _, rest = scope.partition(":")
+            if head in SCOPE_KINDS:
+                add(Occurrence(f"/policies/{i}/scope", rest, SCOPE_KINDS[head], False, prefix=head + ":"))
+    for i, n in _items(doc, "notes"):
+        if _s(n.get("id")) is not None:
+            add(Occurrence(f"/notes/{i}/id", n["id"], "note", True))
+    layout = doc.get("layout")
+    if isinstance(layout, dict):
+        for k in layout:
+            add(Occurrence(pointer_join("/layout", k), k, "node", False, on_key=True))
+    return out
+
+
+def _map_occurrences(doc: dict) -> list[Occurrence]:
+    out: list[Occurrence] = []
+    add = out.append
+    if _s(doc.get("id")) is not None:
+        add(Occurrence("/id", doc["id"], "map", True))
+    for key, target in (("lanes", "lane"), ("people", "person"), ("sessions", "session"), ("handoffs", "handoff")):
+        for i, item in _items(doc, key):
+            if _s(item.get("id")) is not None:
+                add(Occurrence(f"/{key}/{i}/id", item["id"], target, True))
+            if key == "sessions" and _s(item.get("lane")) is not None:
+                add(Occurrence(f"/sessions/{i}/lane", item["lane"], "lane", False))
+            if key == "handoffs":
+                for end in ("from", "to"):
+                    if _s(item.get(end)) is not None:
+                        add(Occurrence(f"/handoffs/{i}/{end}", item[end], "session|person", False))
+    return out
+
+
+def _accepts(target: str, kind: str) -> bool:
+    return kind in target.split("|")
+
+
+def find_definition(occs: list[Occurrence], ref: Occurrence) -> Occurrence | None:
+    """The object a reference names: the first definition of the right kind (graph.md §0)."""
+    for o in occs:
+        if o.definition and o.id == ref.id and _accepts(ref.target, o.target):
+            return o
+    return None
+
+
+def occurrence_at(occs: list[Occurrence], pointer: str, *, on_key: bool = False) -> Occurrence | None:
+    """The occurrence whose string (or layout key) sits at `pointer`."""
+    for o in occs:
+        if o.pointer == pointer and o.on_key == on_key:
+            return o
+    return None
+
+
+def related_occurrences(occs: list[Occurrence], occ: Occurrence) -> list[Occurrence]:
+    """The definition an occurrence is about, and every reference to that same object."""
+    if occ.definition:
+        target_kind, ident = occ.target, occ.id
+    else:
+        d = find_definition(occs, occ)
+        if d is None:
+            return [o for o in occs if not o.definition and o.id == occ.id and o.target == occ.target]
+        target_kind, ident = d.target, d.id
+    return [
+        o for o in occs
+        if o.id == ident and ((o.definition and o.target == target_kind) or (not o.definition and _accepts(o.target, target_kind)))
+    ]
+
+
+@dataclass(frozen=True)
+class Symbol:
+    """An entry of the document outline: `pointer` is the object, `id_pointer` its id (selection)."""
+
+    name: str
+    detail: str
+    kind: str  # "graph", "node", "edge", "loop", "policy", "group", "note", "map", "lane", "session", "person", "handoff", "list"
+    pointer: str
+    id_pointer: str | None
+    children: tuple["Symbol", ...] = ()
+
+
+def _sym(item: dict, pointer: str, kind: str, detail: str, children=()) -> Symbol:
+    ident = _s(item.get("id")) or "(no id)"
+    name = _s(item.get("name"))
+    label = ident if not name or name == ident else f"{ident} — {name}"
+    return Symbol(label, detail, kind, pointer, pointer + "/id" if "id" in item else None, tuple(children))
+
+
+def _list_symbol(doc: dict, key: str, children: list[Symbol]) -> Symbol:
+    return Symbol(key, f"{len(children)}", "list", "/" + key, None, tuple(children))
+
+
+def document_symbols(doc: object, kind: Kind) -> list[Symbol]:
+    """Hierarchical outline: graph → nodes, edges, loops, policies, groups; map → lanes with their
+    sessions, people, handoffs."""
+    if not isinstance(doc, dict):
+        return []
+    if kind == "map":
+        return _map_symbols(doc)
+    children: list[Symbol] = []
+    nodes = [_sym(n, f"/nodes/{i}", "node", _node_detail(n)) for i, n in _items(doc, "nodes")]
+    children.append(_list_symbol(doc, "nodes", nodes))
+    edges = []
+    for i, e in _items(doc, "edges"):
+        detail = f"{e.get('from')} → {e.get('to')}"
+        if isinstance(e.get("when"), str) and e["when"] != "always":
+            detail += f" ({e['when']})"
+        edges.append(Symbol(_s(e.get("id")) or "(no id)", detail, "edge", f"/edges/{i}", f"/edges/{i}/id" if "id" in e else None))
+    children.append(_list_symbol(doc, "edges", edges))
+    loops = []
+    for i, lp in _items(doc, "loops"):
+        stops = lp.get("stops") if isinstance(lp.get("stops"), list) else []
+        members = lp.get("members") if isinstance(lp.get("members"), list) else []
+        loops.append(_sym(lp, f"/loops/{i}", "loop", f"{len(members)} members, {len(stops)} stops"))
+    children.append(_list_symbol(doc, "loops", loops))
+    for key, k in (("policies", "policy"), ("groups", "group"), ("notes", "note")):
+        if isinstance(doc.get(key), list):
+            items = []
+            for i, it in _items(doc, key):
+                detail = ""
+                if k == "policy":
+                    pk = it.get("kind")
+                    detail = f"{pk if isinstance(pk, str) else 'custom'} @ {it.get('scope')}"
+                elif k == "group":
+                    detail = f"{len(it.get('members') or [])} members"
+                elif k == "note":
+                    detail = str(it.get("at", ""))
+                items.append(_sym(it, f"/{key}/{i}", k, detail))
+            children.append(_list_symbol(doc, key, items))
+    root = Symbol(_s(doc.get("id")) or "graph", _s(doc.get("name")) or "", "graph", "", "/id" if "id" in doc else None, tuple(children))
+    return [root]
+
+
+def _node_detail(n: dict) -> str:
+    k = n.get("kind")
+    if k == "agent":
+        role = n.get("role")
+        role_s = role if isinstance(role, str) else (role.get("custom") if isinstance(role, dict) else "?")
+        who = "person" if n.get("by") == "person" else "agent"
+        return f"{who} · {role_s}"
+    return str(k)
+
+
+def _map_symbols(doc: dict) -> list[Symbol]:
+    sessions_by_lane: dict[str, list[Symbol]] = {}
+    orphans: list[Symbol] = []
+    lane_ids = {l.get("id") for _, l in _items(doc, "lanes")}
+    for i, s in _items(doc, "sessions"):
+        count = s.get("count")
+        detail = f"{s.get('harness', '')}" + (f" ×{count}" if isinstance(count, int) and count != 1 else "")
+        sym = _sym(s, f"/sessions/{i}", "session", detail)
+        lane = s.get("lane")
+        if lane in lane_ids:
+            sessions_by_lane.setdefault(lane, []).append(sym)
+        else:
+            orphans.append(sym)
+    lanes = []
+    for i, l in _items(doc, "lanes"):
+        kids = sessions_by_lane.pop(l.get("id"), []) if l.get("id") in sessions_by_lane else []
+        lanes.append(_sym(l, f"/lanes/{i}", "lane", f"{l.get('machine', '')} · {l.get('account', '')}", kids))
+    children = [_list_symbol(doc, "lanes", lanes)]
+    if orphans:
+        children.append(Symbol("sessions (no lane)", str(len(orphans)), "list", "/sessions", None, tuple(orphans)))
+    if isinstance(doc.get("people"), list):
+        children.append(_list_symbol(doc, "people", [_sym(p, f"/people/{i}", "person", _s(p.get("role")) or "") for i, p in _items(doc, "people")]))
+    handoffs = []
+    for i, h in _items(doc, "handoffs"):
+        carrier = h.get("carrier")
+        ck = carrier.get("kind") if isinstance(carrier, dict) else None
+        detail = f"{h.get('from')} → {h.get('to')}" + (f" by {ck}" if ck else " (no carrier)")
+        handoffs.append(Symbol(_s(h.get("id")) or "(no id)", detail, "handoff", f"/handoffs/{i}", f"/handoffs/{i}/id" if "id" in h else None))
+    children.append(_list_symbol(doc, "handoffs", handoffs))
+    return [Symbol(_s(doc.get("id")) or "map", _s(doc.get("name")) or "", "map", "", "/id" if "id" in doc else None, tuple(children))]

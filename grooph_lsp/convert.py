@@ -1,0 +1,56 @@
+"""The one place where core values become LSP types: offsets → positions, issues → diagnostics."""
+
+from __future__ import annotations
+
+from lsprotocol import types as lsp
+
+from grooph_core.analysis import Analysis
+from grooph_core.code_docs import page_uri
+from grooph_core.issues import CODES, Issue
+from grooph_core.line_index import LineIndex
+
+
+
+def to_lsp_position(lines: LineIndex, offset: int, encoding: str) -> lsp.Position:
+    line, col = lines.position(offset, encoding)
+    return lsp.Position(line=line, character=col)
+
+
+def to_lsp_range(lines: LineIndex, span: tuple[int, int], encoding: str) -> lsp.Range:
+    return lsp.Range(start=to_lsp_position(lines, span[0], encoding), end=to_lsp_position(lines, span[1], encoding))
+
+
+def to_offset(lines: LineIndex, pos: lsp.Position, encoding: str) -> int:
+    return lines.offset(pos.line, pos.character, encoding)
+
+
+def code_link(code: str) -> str:
+    """The code's section of the documentation page shipped with the package."""
+    return page_uri(code)
+
+
+def to_lsp_diagnostic(analysis: Analysis, issue: Issue, uri: str, encoding: str, index: int) -> lsp.Diagnostic:
+    lines = analysis.line_index
+    severity = lsp.DiagnosticSeverity.Error if issue.severity == "error" else lsp.DiagnosticSeverity.Warning
+    related = None
+    if issue.related:
+        related = [
+            lsp.DiagnosticRelatedInformation(
+                location=lsp.Location(uri=uri, range=to_lsp_range(lines, analysis.pointer_span(p), encoding)),
+                message=note,
+            )
+            for p, note in issue.related
+        ]
+    message = issue.message
+    if issue.at:
+        message += "  [at: " + ", ".join(issue.at) + "]"
+    return lsp.Diagnostic(
+        range=to_lsp_range(lines, analysis.span(issue), encoding),
+        message=message,
+        severity=severity,
+        code=issue.code,
+        code_description=lsp.CodeDescription(href=code_link(issue.code)) if issue.code in CODES else None,
+        source="grooph",
+        related_information=related,
+        data={"index": index, "code": issue.code, "at": list(issue.at), "pointers": list(issue.pointers)},
+    )

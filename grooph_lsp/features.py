@@ -1,0 +1,197 @@
+"""Request handlers beyond the document lifecycle: each fetches the analysis, calls the core, wraps.
+
+Every handler that can fail on odd input returns an empty answer or a proper LSP error with a clear
+message; the core does the deciding.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcException
+
+from grooph_core import completion as core_completion
+from grooph_core import hover as core_hover
+from grooph_core.formatting import format_edits
+from grooph_core.navigation import Symbol, document_symbols
+from grooph_core.refactor import Refused, definition_at, prepare_rename_at, references_at, rename_at
+from grooph_core.text_edits import TextEdit
+from grooph_lsp.convert import to_lsp_range, to_offset
+
+if TYPE_CHECKING:
+    from grooph_lsp.server import GroophServer
+
+log = logging.getLogger("grooph_lsp")
+
+REQUEST_FAILED = -32803
+
+SYMBOL_KINDS = {
+    "graph": lsp.SymbolKind.Module, "map": lsp.SymbolKind.Module, "list": lsp.SymbolKind.Array,
+    "node": lsp.SymbolKind.Class, "edge": lsp.SymbolKind.Event, "loop": lsp.SymbolKind.Enum,
+    "policy": lsp.SymbolKind.Interface, "group": lsp.SymbolKind.Namespace, "note": lsp.SymbolKind.String,
+    "lane": lsp.SymbolKind.Namespace, "session": lsp.SymbolKind.Class, "person": lsp.SymbolKind.Object,
+    "handoff": lsp.SymbolKind.Event,
+}
+
+
+class RequestRefused(JsonRpcException):
+    """An LSP error the client shows to the user (RequestFailed, LSP 3.17)."""
+
+    code = REQUEST_FAILED
+
+
+def lsp_edits(ls: "GroophServer", doc, edits: list[TextEdit]) -> list[lsp.TextEdit]:
+    lines = doc.lines
+    return [lsp.TextEdit(range=to_lsp_range(lines, (e.start, e.end), ls.encoding), new_text=e.text) for e in edits]
+
+
+def _doc_and_offset(ls: "GroophServer", uri: str, pos: lsp.Position):
+    doc = ls.served(uri)
+    if doc is None:
+        return None, None, None
+    return doc, ls.analysis(doc), to_offset(doc.lines, pos, ls.encoding)
+
+
+def _symbol(ls: "GroophServer", doc, analysis, sym: Symbol) -> lsp.DocumentSymbol:
+    lines = doc.lines
+    full = analysis.pointer_span(sym.pointer) if sym.pointer else (0, len(analysis.text))
+    if sym.kind == "list" and sym.pointer:
+        full = analysis.pointer_span(sym.pointer, key=True)[0], analysis.pointer_span(sym.pointer)[1]
+    sel = analysis.pointer_span(sym.id_pointer) if sym.id_pointer else full
+    if not (full[0] <= sel[0] and sel[1] <= full[1]):
+        sel = full
+    return lsp.DocumentSymbol(
+        name=sym.name or "(unnamed)",
+        detail=sym.detail,
+        kind=SYMBOL_KINDS.get(sym.kind, lsp.SymbolKind.Object),
+        range=to_lsp_range(lines, full, ls.encoding),
+        selection_range=to_lsp_range(lines, sel, ls.encoding),
+        children=[_symbol(ls, doc, analysis, c) for c in sym.children],
+    )
+
+
+def register(server: "GroophServer") -> None:
+    """Register every request feature on the server."""
+
+    @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
+    def formatting(ls: "GroophServer", params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit] | None:
+        doc = ls.served(params.text_document.uri)
+        if doc is None:
+            return None
+        result = format_edits(ls.analysis(doc))
+        if isinstance(result, Refused):
+            ls.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Warning, message=result.message))
+            return None
+        return lsp_edits(ls, doc, result)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
+    def definition(ls: "GroophServer", params: lsp.DefinitionParams) -> list[lsp.Location] | None:
+        doc, analysis, offset = _doc_and_offset(ls, params.text_document.uri, params.position)
+        if doc is None:
+            return None
+        spans = definition_at(analysis, offset)
+        return [lsp.Location(uri=doc.uri, range=to_lsp_range(doc.lines, s, ls.encoding)) for s in spans] or None
+
+    @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
+    def references(ls: "GroophServer", params: lsp.ReferenceParams) -> list[lsp.Location] | None:
+        doc, analysis, offset = _doc_and_offset(ls, params.text_document.uri, params.position)
+        if doc is None:
+            return None
+        spans = references_at(analysis, offset, include_declaration=params.context.include_declaration)
+        return [lsp.Location(uri=doc.uri, range=to_lsp_range(doc.lines, s, ls.encoding)) for s in spans] or None
+
+    @server.feature(lsp.TEXT_DOCUMENT_PREPARE_RENAME)
+    def prepare_rename(ls: "GroophServer", params: lsp.PrepareRenameParams) -> Any:
+        doc, analysis, offset = _doc_and_offset(ls, params.text_document.uri, params.position)
+        if doc is None:
+            return None
+        result = prepare_rename_at(analysis, offset)
+        if result is None:
+            raise RequestRefused("There is no id at the cursor to rename.")
+        if isinstance(result, Refused):
+            raise RequestRefused(result.message)
+        span, text = result
+        return lsp.PrepareRenamePlaceholder(range=to_lsp_range(doc.lines, span, ls.encoding), placeholder=text)
+
+    @server.feature(lsp.TEXT_DOCUMENT_RENAME, lsp.RenameOptions(prepare_provider=True))
+    def rename(ls: "GroophServer", params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
+        doc, analysis, offset = _doc_and_offset(ls, params.text_document.uri, params.position)
+        if doc is None:
+            return None
+        result = rename_at(analysis, offset, params.new_name)
+        if isinstance(result, Refused):
+            raise RequestRefused(result.message)
+        return lsp.WorkspaceEdit(changes={doc.uri: lsp_edits(ls, doc, result)})
+
+    @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    def symbols(ls: "GroophServer", params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol] | None:
+        doc = ls.served(params.text_document.uri)
+        if doc is None:
+            return None
+        analysis = ls.analysis(doc)
+        return [_symbol(ls, doc, analysis, s) for s in document_symbols(analysis.value, analysis.kind)]
+
+    @server.feature(lsp.TEXT_DOCUMENT_FOLDING_RANGE)
+    def folding(ls: "GroophServer", params: lsp.FoldingRangeParams) -> list[lsp.FoldingRange] | None:
+        doc = ls.served(params.text_document.uri)
+        if doc is None:
+            return None
+        analysis = ls.analysis(doc)
+        out: list[lsp.FoldingRange] = []
+
+        def walk(sym: Symbol) -> None:
+            if sym.pointer:
+                s, e = analysis.pointer_span(sym.pointer)
+                (sl, _), (el, _) = doc.lines.position(s), doc.lines.position(e)
+                if el > sl:
+                    out.append(lsp.FoldingRange(start_line=sl, end_line=el))
+            for c in sym.children:
+                walk(c)
+
+        for s in document_symbols(analysis.value, analysis.kind):
+            walk(s)
+        return out
+
+    @server.feature(lsp.TEXT_DOCUMENT_HOVER)
+    def hover(ls: "GroophServer", params: lsp.HoverParams) -> lsp.Hover | None:
+        doc, analysis, offset = _doc_and_offset(ls, params.text_document.uri, params.position)
+        if doc is None:
+            return None
+        result = core_hover.hover_at(analysis, offset)
+        if result is None:
+            return None
+        return lsp.Hover(
+            contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=result.markdown),
+            range=to_lsp_range(doc.lines, result.span, ls.encoding),
+        )
+
+    @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=['"', ":"]))
+    def completion(ls: "GroophServer", params: lsp.CompletionParams) -> lsp.CompletionList | None:
+        doc, analysis, offset = _doc_and_offset(ls, params.text_document.uri, params.position)
+        if doc is None:
+            return None
+        items = []
+        for n, c in enumerate(core_completion.complete_at(analysis, offset)):
+            items.append(lsp.CompletionItem(
+                label=c.label,
+                kind=_COMPLETION_KINDS.get(c.kind, lsp.CompletionItemKind.Value),
+                detail=c.detail or None,
+                documentation=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=c.documentation) if c.documentation else None,
+                sort_text=f"{n:04d}",
+                filter_text=c.filter_text or None,
+                text_edit=lsp.TextEdit(range=to_lsp_range(doc.lines, c.span, ls.encoding), new_text=c.insert_text),
+            ))
+        return lsp.CompletionList(is_incomplete=False, items=items)
+
+    from grooph_lsp import actions
+
+    actions.register(server)
+
+
+_COMPLETION_KINDS = {
+    "key": lsp.CompletionItemKind.Property,
+    "value": lsp.CompletionItemKind.EnumMember,
+    "id": lsp.CompletionItemKind.Reference,
+}
