@@ -1,0 +1,95 @@
+"""Critic rules: isolation under a critic-isolation policy, and critics on their writers' model
+(graph.md §2.9, §2.10, §5: `E_CRITIC_NOT_ISOLATED`, `W_HOMOGENEOUS_CRITICS`)."""
+
+from __future__ import annotations
+
+from grooph_core.issues import Issue, make
+from grooph_core.rules.graph.semantics import (
+    GraphIndex,
+    is_agent,
+    is_critic_family,
+    is_person_step,
+    is_writer_family,
+    items,
+    model_key,
+    named_harness,
+    nearest_writers,
+    policy_covers_edge,
+    render_model_key,
+    str_id,
+)
+from grooph_core.text import quoted
+
+
+def critic_not_isolated_issues(doc: dict, index: GraphIndex) -> list[Issue]:
+    """Per edge into a critic-family agent that is not a person's step and that a critic-isolation
+    policy covers: "shared" isolation, else (from a writer, persons included) no evidence list.
+
+    Pointer: the edge's `isolation` ("shared"); the edge's `evidence` when it is an empty list, else the
+    edge's id ("no evidence"). `data`: `variant`, `edge`, `critic`, `policy`, `writer` (or None)."""
+    policies = [p for p in index.policies if isinstance(p, dict) and p.get("kind") == "critic-isolation"]
+    if not policies:
+        return []
+    out = []
+    for i, e in enumerate(index.edges):
+        if not isinstance(e, dict):
+            continue
+        c = index.node(e.get("to"))
+        if c is None or not is_critic_family(c) or is_person_step(c):
+            continue
+        policy = next((p for p in policies if policy_covers_edge(p, e, index)), None)
+        if policy is None:
+            continue
+        eid, cid, pid = str_id(e) or "", str_id(c) or "", str_id(policy) or ""
+        if e.get("isolation") == "shared":
+            msg = (f'edge "{eid}" brings shared context to critic "{cid}", but policy "{pid}" requires critic '
+                   f"isolation; switch the edge to fresh isolation and give it an evidence list")
+            out.append(make("E_CRITIC_NOT_ISOLATED", msg, [eid, cid], [f"/edges/{i}/isolation"],
+                            variant="shared", edge=eid, critic=cid, policy=pid,
+                            writer=e.get("from") if is_writer_family(index.node(e.get("from"))) else None))
+            continue
+        w = index.node(e.get("from"))
+        if is_writer_family(w) and not items(e, "evidence"):
+            wid = str_id(w) or ""
+            ptr = f"/edges/{i}/evidence" if isinstance(e.get("evidence"), list) else f"/edges/{i}/id"
+            msg = (f'edge "{eid}" brings writer "{wid}"\'s work to critic "{cid}" with no evidence list, but policy '
+                   f'"{pid}" requires critic isolation; keep the edge fresh and list the evidence the critic may read')
+            out.append(make("E_CRITIC_NOT_ISOLATED", msg, [eid, wid, cid], [ptr], variant="no evidence",
+                            edge=eid, critic=cid, policy=pid, writer=wid))
+    return out
+
+
+def homogeneous_critics_issues(doc: dict, index: GraphIndex) -> list[Issue]:
+    """One warning for the whole graph when some critic's nearest writers (§2.10; agents' steps only)
+    all share its model key.
+
+    Pointers: each flagged critic's `model` (its id when it has none). `data`: `critics` (a list of
+    {critic, writers, key} in document order, `key` rendered as in the message)."""
+    harness = named_harness(doc)
+    flagged = []  # (position, critic id, writers, rendered key)
+    for i, c in enumerate(index.nodes):
+        if not is_critic_family(c) or is_person_step(c):
+            continue
+        cid = str_id(c) or ""
+        writers = [w for w in nearest_writers(index, cid) if w != cid]
+        writers = [w for w in writers if is_agent(index.node(w)) and is_writer_family(index.node(w))
+                   and not is_person_step(index.node(w))]
+        if not writers:
+            continue
+        key = model_key(c, harness)
+        if all(model_key(index.node(w), harness) == key for w in writers):
+            flagged.append((i, cid, index.sort_by_node_order(writers), render_model_key(key)))
+    if not flagged:
+        return []
+    ids: dict[str, None] = {}
+    for _, cid, writers, _ in flagged:
+        ids[cid] = None
+        ids.update(dict.fromkeys(writers))
+    at = index.sort_by_node_order(ids)
+    parts = [f'critic "{cid}" runs on the same model as {"writer" if len(ws) == 1 else "writers"} {quoted(ws)} '
+             f"({key})" for _, cid, ws, key in flagged]
+    msg = "; ".join(parts) + "; a critic running on another tier or pin is more likely to notice different errors"
+    pointers = [f"/nodes/{i}/model" if isinstance(index.nodes[i].get("model"), dict) else f"/nodes/{i}/id"
+                for i, _, _, _ in flagged]
+    return [make("W_HOMOGENEOUS_CRITICS", msg, at, pointers,
+                 critics=[{"critic": cid, "writers": ws, "key": key} for _, cid, ws, key in flagged])]
