@@ -1,0 +1,130 @@
+"""Editor actions on a document's analysis: operations as text edits, quick fixes, fix-all, preview.
+
+Every action works on the value of a document that parses, applies operations all or nothing, and
+turns the result into edits that touch only the values that changed (`text_edits.value_edits`); when
+that cannot be done safely the edit rewrites the document in canonical form instead. An action that
+cannot be applied returns no edit, so the document stays as it is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from grooph_core.analysis import Analysis
+from grooph_core.issues import Issue
+from grooph_core.refactor import Refused
+from grooph_core.text_edits import TextEdit, line_edits, value_edits
+
+
+@dataclass(frozen=True)
+class OpsOutcome:
+    """The result of applying an op list to the editor's text: edits, ids reply, or the failure."""
+
+    ok: bool
+    edits: tuple[TextEdit, ...] = ()
+    ids: tuple = ()
+    error: dict | None = None
+
+
+def _needs_parsed(analysis: Analysis) -> Refused | None:
+    if not analysis.parsed.ok or not isinstance(analysis.value, dict):
+        return Refused("The document is not valid JSON yet; fix the syntax errors first. Nothing was changed.")
+    if any(p.code in ("W_DUPLICATE_KEY", "W_NUMBER_PRECISION") for p in analysis.parsed.problems):
+        return Refused("The document has a duplicated key or a number that cannot be kept exactly; "
+                       "changing it would lose what you wrote. Nothing was changed.")
+    return None
+
+
+def change_edits(analysis: Analysis, new_value: dict) -> list[TextEdit]:
+    """Edits turning the text into one whose value is `new_value`, touching as little as possible."""
+    edits = value_edits(analysis.text, analysis.parsed.source_map, analysis.value, new_value)
+    if edits is not None:
+        return edits
+    from grooph_core.canonical import canonical_text
+
+    return line_edits(analysis.text, canonical_text(new_value, analysis.kind))
+
+
+def operations_edits(analysis: Analysis, ops: object) -> OpsOutcome:
+    """Apply an op list (operations.md §1) to the document; all or nothing."""
+    refused = _needs_parsed(analysis)
+    if refused is not None:
+        return OpsOutcome(False, error={"index": -1, "op": "", "message": refused.message})
+    if analysis.kind != "graph":
+        return OpsOutcome(False, error={"index": -1, "op": "", "message": "operations apply to graphs; an operation map has none (operations.md)"})
+    from grooph_core.schema_check import schema_issues
+
+    if schema_issues(analysis.value, "graph"):
+        return OpsOutcome(False, error={"index": -1, "op": "", "message": "the document does not match the schema; fix its E_SCHEMA issues first"})
+    from grooph_core.ops import apply
+
+    result = apply(analysis.value, ops)  # type: ignore[arg-type]
+    if not result.ok or result.doc is None:
+        return OpsOutcome(False, error=result.error.to_json() if result.error else None)
+    if schema_issues(result.doc, "graph"):
+        return OpsOutcome(False, error={"index": -1, "op": "", "message": "the ops applied, but the result would not match the schema; nothing was changed"})
+    return OpsOutcome(True, tuple(change_edits(analysis, result.doc)), result.ids)
+
+
+@dataclass(frozen=True)
+class QuickFix:
+    """A code action: its title, class (safe / preferred / offered), the edits, the issue it fixes,
+    and the pointer (in the changed document) where the person must type a value, if any."""
+
+    title: str
+    repair_class: str
+    edits: tuple[TextEdit, ...]
+    issue: Issue | None
+    fill: str | None = None
+
+    @property
+    def preferred(self) -> bool:
+        return self.repair_class in ("safe", "preferred")
+
+
+def quick_fixes(analysis: Analysis, issues: list[Issue], *, export: bool = False) -> list[QuickFix]:
+    """The repairs of operations.md §8 for these issues, as edits of the text, best first per issue."""
+    if _needs_parsed(analysis) is not None:
+        return []
+    from grooph_core.ops.repairs import repairs_for, result_of
+
+    out: list[QuickFix] = []
+    for issue in issues:
+        for repair in repairs_for(issue, analysis.value, analysis.kind, export=export):
+            new_doc = result_of(repair, analysis.value, analysis.kind)
+            if new_doc is None:
+                continue
+            out.append(QuickFix(repair.title, repair.kind, tuple(change_edits(analysis, new_doc)), issue, repair.fill))
+    return out
+
+
+def fix_all(analysis: Analysis, *, export: bool = False) -> QuickFix | None:
+    """Every safe repair, applied one at a time with re-validation (operations.md §8.2)."""
+    if _needs_parsed(analysis) is not None:
+        return None
+    from grooph_core.ops.repairs import fix_all as repair_all
+
+    new_doc, titles = repair_all(analysis.value, analysis.kind, export=export)
+    if not titles:
+        return None
+    title = "Fix all safe issues: " + "; ".join(titles) if len(titles) <= 3 else f"Fix all {len(titles)} safe issues"
+    return QuickFix(title, "safe", tuple(change_edits(analysis, new_doc)), None)
+
+
+def preview_svg(analysis: Analysis, *, view: str | None = None, theme: str = "light") -> str | Refused:
+    """The picture of the document as the editor holds it, or which fault keeps it from being drawn."""
+    if not analysis.parsed.ok or analysis.value is None:
+        return Refused("Cannot draw the picture: the text is not valid JSON yet.")
+    from grooph_core.picture import PictureError, render_svg
+    from grooph_core.schema_check import schema_issues
+
+    blocking = schema_issues(analysis.value, analysis.kind)
+    if blocking:
+        return Refused(f"Cannot draw the picture: {blocking[0].message}"
+                       + (f" (and {len(blocking) - 1} more structural issues)" if len(blocking) > 1 else ""))
+    layout = "wide" if view == "wide" else None
+    seq = "sequence" if view == "sequence" else None
+    try:
+        return render_svg(analysis.value, analysis.kind, theme=theme, layout=layout, view=seq)
+    except PictureError as e:
+        return Refused(f"Cannot draw the picture: {e}")

@@ -1,0 +1,152 @@
+"""Code actions (quick fixes, `source.fixAll.grooph`) and the commands `grooph.preview`,
+`grooph.applyOperations` and `grooph.revealFill`: translate, call `grooph_core.actions`, wrap."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types as lsp
+
+from grooph_core import actions as core
+from grooph_core.analysis import pointer_span
+from grooph_core.refactor import Refused
+from grooph_core.source import parse
+from grooph_core.text_edits import apply_edits
+from grooph_lsp.convert import to_lsp_range, to_offset
+
+if TYPE_CHECKING:
+    from grooph_lsp.server import GroophServer
+
+log = logging.getLogger("grooph_lsp")
+
+FIX_ALL = "source.fixAll.grooph"
+PREVIEW = "grooph.preview"
+APPLY_OPS = "grooph.applyOperations"
+REVEAL_FILL = "grooph.revealFill"
+
+
+def cache_dir() -> Path:
+    """Where previews are written: the user's cache folder, never beside their documents."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "grooph-lsp" / "previews"
+
+
+def _workspace_edit(ls: "GroophServer", doc, edits) -> lsp.WorkspaceEdit:
+    from grooph_lsp.features import lsp_edits
+
+    return lsp.WorkspaceEdit(document_changes=[lsp.TextDocumentEdit(
+        text_document=lsp.OptionalVersionedTextDocumentIdentifier(uri=doc.uri, version=doc.version),
+        edits=lsp_edits(ls, doc, list(edits)),
+    )])
+
+
+def register(server: "GroophServer") -> None:
+
+    @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION, lsp.CodeActionOptions(
+        code_action_kinds=[lsp.CodeActionKind.QuickFix, FIX_ALL], resolve_provider=False))
+    def code_action(ls: "GroophServer", params: lsp.CodeActionParams) -> list[lsp.CodeAction] | None:
+        doc = ls.served(params.text_document.uri)
+        if doc is None:
+            return None
+        analysis = ls.analysis(doc)
+        only = params.context.only
+        out: list[lsp.CodeAction] = []
+        want_fix_all = only is None or any(_kind_matches(FIX_ALL, k) for k in only)
+        want_quick = only is None or any(_kind_matches(lsp.CodeActionKind.QuickFix, k) for k in only)
+        if want_quick:
+            start = to_offset(doc.lines, params.range.start, ls.encoding)
+            end = to_offset(doc.lines, params.range.end, ls.encoding)
+            chosen = []
+            for issue in analysis.issues:
+                s, e = analysis.span(issue)
+                if s <= end and start <= e:
+                    chosen.append(issue)
+            diag_by_index = {}
+            for d in params.context.diagnostics or []:
+                if isinstance(d.data, dict) and isinstance(d.data.get("index"), int):
+                    diag_by_index[d.data["index"]] = d
+            for fix in core.quick_fixes(analysis, chosen, export=ls.settings.complete):
+                idx = analysis.issues.index(fix.issue) if fix.issue in analysis.issues else None
+                diag = diag_by_index.get(idx)
+                action = lsp.CodeAction(
+                    title=fix.title,
+                    kind=lsp.CodeActionKind.QuickFix,
+                    diagnostics=[diag] if diag is not None else None,
+                    is_preferred=fix.preferred or None,
+                    edit=_workspace_edit(ls, doc, fix.edits),
+                )
+                if fix.fill:
+                    action.command = lsp.Command(title="Go to the value to fill in", command=REVEAL_FILL, arguments=[doc.uri, fix.fill])
+                out.append(action)
+        if want_fix_all:
+            fix = core.fix_all(analysis, export=ls.settings.complete)
+            if fix is not None:
+                out.append(lsp.CodeAction(title=fix.title, kind=FIX_ALL, edit=_workspace_edit(ls, doc, fix.edits)))
+        return out
+
+    @server.command(PREVIEW)
+    def preview(ls: "GroophServer", uri: str, view: str | None = None, theme: str | None = None) -> dict:
+        doc = ls.served(uri) if isinstance(uri, str) else None
+        if doc is None:
+            raise _refuse(f"{uri!r} is not an open grooph document.")
+        theme = theme if theme in ("light", "dark", "auto") else ls.settings.preview_theme
+        if view not in (None, "wide", "sequence"):
+            raise _refuse(f'Unknown view {view!r}: use null, "wide" or "sequence".')
+        svg = core.preview_svg(ls.analysis(doc), view=view, theme=theme)
+        if isinstance(svg, Refused):
+            raise _refuse(svg.message)
+        folder = cache_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        stem = Path(doc.name).name.replace(".grooph-map.json", "").replace(".grooph.json", "").replace(".json", "") or "document"
+        digest = hashlib.sha1(uri.encode("utf-8")).hexdigest()[:10]
+        path = folder / f"{stem}-{digest}-{view or 'picture'}-{theme}.svg"
+        path.write_text(svg, encoding="utf-8")
+        caps = ls.client_capabilities.window
+        if caps and caps.show_document and caps.show_document.support:
+            ls.window_show_document(lsp.ShowDocumentParams(uri=path.as_uri(), external=False, take_focus=False))
+        return {"svg": svg, "path": str(path)}
+
+    @server.command(APPLY_OPS)
+    async def apply_operations(ls: "GroophServer", uri: str, ops: Any = None) -> dict:
+        doc = ls.served(uri) if isinstance(uri, str) else None
+        if doc is None:
+            raise _refuse(f"{uri!r} is not an open grooph document.")
+        outcome = core.operations_edits(ls.analysis(doc), ops)
+        if not outcome.ok:
+            return {"ok": False, "ids": [], "error": outcome.error}
+        if outcome.edits:
+            result = await ls.workspace_apply_edit_async(lsp.ApplyWorkspaceEditParams(
+                edit=_workspace_edit(ls, doc, outcome.edits), label="grooph: apply operations"))
+            if not result.applied:
+                return {"ok": False, "ids": list(outcome.ids), "error": {"index": -1, "op": "", "message": result.failure_reason or "the editor did not apply the edit"}}
+        return {"ok": True, "ids": list(outcome.ids), "error": None}
+
+    @server.command(REVEAL_FILL)
+    def reveal_fill(ls: "GroophServer", uri: str, pointer: str) -> bool:
+        """After a fix inserted an empty field, put the cursor inside it (window/showDocument)."""
+        doc = ls.served(uri) if isinstance(uri, str) else None
+        caps = ls.client_capabilities.window
+        if doc is None or not (caps and caps.show_document and caps.show_document.support):
+            return False
+        parsed = parse(doc.text)
+        s, e = pointer_span(parsed, pointer)
+        if e - s >= 2 and doc.text[s] == '"':
+            s = e = s + 1  # inside the empty string's quotes
+        rng = to_lsp_range(doc.lines, (s, e), ls.encoding)
+        ls.window_show_document(lsp.ShowDocumentParams(uri=uri, take_focus=True, selection=rng))
+        return True
+
+
+def _kind_matches(ours: str, requested: str) -> bool:
+    """LSP kinds are hierarchical: `source.fixAll` asks for `source.fixAll.grooph` too."""
+    return ours == requested or ours.startswith(requested + ".")
+
+
+def _refuse(message: str) -> Exception:
+    from grooph_lsp.features import RequestRefused
+
+    return RequestRefused(message)
