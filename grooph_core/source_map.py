@@ -1,0 +1,274 @@
+"""JSON pointer -> key / value spans, and cursor offset -> pointer (issue 3; DESIGN.md "Positions").
+
+Spans are (start, end) character offsets into the text (Python str indices); `line_index.LineIndex`
+turns them into LSP positions. The map is a tree of `Node`s, one per container, built lazily:
+
+- over text known to be valid JSON (the whole of a valid document, or a sound subtree of a broken
+  one) a node indexes its members only when a request needs them, resuming where the last request
+  stopped and skipping sibling values with the C decoder; nothing is built per token up front;
+- containers the tolerant reader walked through (`json_recovery`) arrive fully indexed.
+
+A key's span includes its quotes. With duplicate keys, a pointer names the copy whose value the
+parsed value holds (the last readable one), as JSON.parse keeps it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from bisect import bisect_right
+
+from grooph_core.text import pointer_escape, pointer_split
+
+_WS = re.compile(r"[ \t\n\r]*")
+_INDEX = re.compile(r"(?:0|[1-9][0-9]*)\Z")
+_scanstring = json.decoder.scanstring
+_skip_value = json.JSONDecoder().scan_once  # C scanner; used only over text known to be valid JSON
+
+Span = tuple[int, int]
+
+
+class Node:
+    """One object or array in the text: its span and an index of its members/items in text order.
+
+    `end` is the end of the container's span (past its closing bracket, or past its last content when
+    the text never closes it); `limit` is how far a cursor still counts as inside (the cut point for
+    an unclosed container). `lazy` nodes sit over valid text and index themselves on demand.
+    """
+
+    __slots__ = (
+        "is_obj", "start", "end", "limit", "closed", "lazy", "complete", "scan_pos",
+        "names", "kspans", "vstarts", "vends", "kids", "estarts", "index",
+    )
+
+    def __init__(self, is_obj: bool, start: int, end: int | None = None, *, lazy: bool = False):
+        self.is_obj = is_obj
+        self.start = start
+        self.end = end
+        self.limit = end
+        self.closed = True
+        self.lazy = lazy
+        self.complete = not lazy
+        self.scan_pos = start + 1
+        self.names: list[str] = []
+        self.kspans: list[Span | None] = []
+        self.vstarts: list[int | None] = []
+        self.vends: list[int | None] = []
+        self.kids: list[Node | None] = []
+        self.estarts: list[int] = []
+        self.index: dict[str, int] = {}
+
+    def add_key(self, name: str, kspan: Span) -> int:
+        """Record an object member's key (its value comes later, or never in broken text)."""
+        i = len(self.names)
+        self.names.append(name)
+        self.kspans.append(kspan)
+        self.vstarts.append(None)
+        self.vends.append(None)
+        self.kids.append(None)
+        self.estarts.append(kspan[0])
+        if name not in self.index:
+            self.index[name] = i
+        return i
+
+    def add_item(self, vstart: int, vend: int | None, kid: Node | None = None) -> int:
+        """Record an array item."""
+        i = len(self.vstarts)
+        self.vstarts.append(vstart)
+        self.vends.append(vend)
+        self.kids.append(kid)
+        self.estarts.append(vstart)
+        return i
+
+    def interior(self, offset: int) -> bool:
+        """A cursor at `offset` is inside the brackets (after the opener, before the closer)."""
+        if offset <= self.start:
+            return False
+        return offset < self.end if self.closed else offset <= self.limit
+
+
+class SourceMap:
+    """Resolves JSON pointers to spans and cursor offsets to pointers, for one text."""
+
+    def __init__(self, text: str, root_span: Span | None, root_node: Node | None = None):
+        self.text = text
+        self._root_span = root_span
+        self._root_node = root_node
+
+    @classmethod
+    def for_valid(cls, text: str) -> SourceMap:
+        """The map of a text known to be valid JSON (nothing indexed until asked)."""
+        start = _WS.match(text).end()
+        end = len(text.rstrip(" \t\n\r"))
+        return cls(text, (start, end))
+
+    # -- pointers -> spans -------------------------------------------------------------------
+
+    def value_span(self, pointer: str) -> Span | None:
+        """The span of the value at `pointer` ("" is the root), or None when the text has none."""
+        hit = self._find(pointer)
+        if hit is None:
+            return None
+        node, i = hit
+        if node is None:
+            return self._root_span
+        vs = node.vstarts[i]
+        return None if vs is None else (vs, node.vends[i])
+
+    def key_span(self, pointer: str) -> Span | None:
+        """The span of the key (quotes included) of the object member at `pointer`; None for the
+        root, array items and pointers the text does not have."""
+        hit = self._find(pointer)
+        if hit is None or hit[0] is None or not hit[0].is_obj:
+            return None
+        return hit[0].kspans[hit[1]]
+
+    def span(self, pointer: str, on_key: bool = False) -> Span | None:
+        """The span an issue about `pointer` points at: its key when `on_key` (falling back to the
+        value for array items and the root), else its value."""
+        if on_key:
+            ks = self.key_span(pointer)
+            if ks is not None:
+                return ks
+        return self.value_span(pointer)
+
+    def _find(self, pointer: str):
+        """(container node, member index) of a pointer; (None, None) for the root; None if absent."""
+        if self._root_span is None:
+            return None
+        if pointer == "":
+            return None, None
+        if not pointer.startswith("/"):
+            return None
+        segments = pointer_split(pointer)
+        node = self._root()
+        last = len(segments) - 1
+        for k, seg in enumerate(segments):
+            if node is None:
+                return None
+            i = self._member(node, seg)
+            if i is None:
+                return None
+            if k == last:
+                return node, i
+            node = self._kid(node, i)
+        return None
+
+    def _member(self, node: Node, seg: str) -> int | None:
+        if node.is_obj:
+            i = node.index.get(seg)
+            while i is None and not node.complete:
+                self._extend(node)
+                i = node.index.get(seg)
+            return i
+        if not _INDEX.match(seg):
+            return None
+        idx = int(seg)
+        while idx >= len(node.vstarts) and not node.complete:
+            self._extend(node)
+        return idx if idx < len(node.vstarts) else None
+
+    def _root(self) -> Node | None:
+        if self._root_node is None and self._root_span is not None:
+            start, end = self._root_span
+            if start < end and self.text[start] in "{[":
+                self._root_node = Node(self.text[start] == "{", start, end, lazy=True)
+        return self._root_node
+
+    def _kid(self, node: Node, i: int) -> Node | None:
+        kid = node.kids[i]
+        if kid is None:
+            vs = node.vstarts[i]
+            if vs is not None and self.text[vs] in "{[":
+                kid = node.kids[i] = Node(self.text[vs] == "{", vs, node.vends[i], lazy=True)
+        return kid
+
+    def _extend(self, node: Node) -> None:
+        """Index the next member of a lazy node (over valid JSON text only)."""
+        text = self.text
+        i = _WS.match(text, node.scan_pos).end()
+        c = text[i]
+        if c == "}" or c == "]":
+            node.complete = True
+            node.scan_pos = i + 1
+            return
+        if c == ",":
+            i = _WS.match(text, i + 1).end()
+        if node.is_obj:
+            name, ke = _scanstring(text, i + 1)
+            k = node.add_key(name, (i, ke))
+            vs = _WS.match(text, _WS.match(text, ke).end() + 1).end()  # past the colon
+            _, ve = _skip_value(text, vs)
+            node.vstarts[k] = vs
+            node.vends[k] = ve
+        else:
+            vs = i
+            _, ve = _skip_value(text, vs)
+            node.add_item(vs, ve)
+        node.scan_pos = ve
+
+    # -- offsets -> pointers -----------------------------------------------------------------
+
+    def _entry_at(self, node: Node, offset: int) -> int | None:
+        """The last member starting at or before `offset` (indexing a lazy node as far as needed)."""
+        if node.lazy:
+            while not node.complete and (not node.vends or node.vends[-1] <= offset):
+                self._extend(node)
+        i = bisect_right(node.estarts, offset) - 1
+        return i if i >= 0 else None
+
+    def _child_pointer(self, node: Node, base: str, i: int) -> str:
+        return base + "/" + (pointer_escape(node.names[i]) if node.is_obj else str(i))
+
+    def pointer_at(self, offset: int) -> tuple[str, str]:
+        """(pointer, part) of what the cursor at `offset` is on: part "key" on an object key (quotes
+        included), else "value" for the innermost value containing it. A cursor right after a key
+        or a scalar (at its end) still counts as on it; between members, the container is answered;
+        outside the root value, ("", "value")."""
+        root = self._root()
+        pointer = ""
+        node = root
+        while node is not None:
+            i = self._entry_at(node, offset)
+            if i is None:
+                break
+            child = self._child_pointer(node, pointer, i)
+            ks = node.kspans[i] if node.is_obj else None
+            if ks is not None and ks[0] <= offset < ks[1]:
+                return child, "key"
+            vs, ve = node.vstarts[i], node.vends[i]
+            if vs is not None and ve is not None and vs <= offset < ve:
+                kid = self._kid(node, i)
+                if kid is None:
+                    return child, "value"
+                node, pointer = kid, child
+                continue
+            if ks is not None and offset == ks[1] and vs is None:
+                return child, "key"
+            if vs is not None and offset == ve and self.text[vs] not in "{[":
+                return child, "value"
+            if ks is not None and offset == ks[1]:
+                return child, "key"
+            break
+        return pointer, "value"
+
+    def enclosing_object(self, offset: int) -> str | None:
+        """The pointer of the innermost object whose brackets contain the cursor (for completion);
+        in broken text an unclosed object contains everything up to where it was cut. None when no
+        object contains the cursor."""
+        node = self._root()
+        if node is None or not node.interior(offset):
+            return None
+        pointer = ""
+        found = pointer if node.is_obj else None
+        while True:
+            i = self._entry_at(node, offset)
+            if i is None:
+                return found
+            kid = self._kid(node, i)
+            if kid is None or not kid.interior(offset):
+                return found
+            pointer = self._child_pointer(node, pointer, i)
+            node = kid
+            if node.is_obj:
+                found = pointer
