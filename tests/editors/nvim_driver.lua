@@ -1,0 +1,242 @@
+-- Drives a real headless Neovim with editors/nvim as a user would have it: require('grooph').setup{},
+-- open a document, then the steps a scenario names. Writes what it saw as JSON to $GROOPH_RESULT and
+-- quits. Run by tests/editors/test_neovim.py; one scenario per Neovim process.
+--
+-- Environment: GROOPH_PLAN (JSON: {scenario, file, server_cmd, grooph_cmd, timeout_ms, ...}),
+-- GROOPH_RESULT (path of the JSON result).
+
+local plan = vim.fn.json_decode(vim.env.GROOPH_PLAN)
+local result = { notifications = {}, steps = {}, nvim = tostring(vim.version().major) .. '.' .. tostring(vim.version().minor) .. '.' .. tostring(vim.version().patch) }
+local TIMEOUT = plan.timeout_ms or 20000
+
+local function finish()
+  local f = assert(io.open(vim.env.GROOPH_RESULT, 'w'))
+  f:write(vim.fn.json_encode(result))
+  f:close()
+  vim.cmd('qall!')
+end
+
+-- Record every notification (headless Neovim would only print them).
+vim.notify = function(message, level)
+  table.insert(result.notifications, { message = tostring(message), level = level or vim.log.levels.INFO })
+end
+
+-- Record the raw LSP diagnostics (positions as the server sent them), push and pull alike.
+local published = {}
+local default_publish = vim.lsp.handlers['textDocument/publishDiagnostics']
+vim.lsp.handlers['textDocument/publishDiagnostics'] = function(err, params, ctx, config)
+  if params and params.uri then
+    published[params.uri] = { version = params.version, diagnostics = params.diagnostics, count = ((published[params.uri] or {}).count or 0) + 1 }
+  end
+  return default_publish(err, params, ctx, config)
+end
+local default_pull = vim.lsp.handlers['textDocument/diagnostic']
+if default_pull then
+  vim.lsp.handlers['textDocument/diagnostic'] = function(err, report, ctx, config)
+    local uri = ctx and ctx.params and ctx.params.textDocument and ctx.params.textDocument.uri
+    if uri and report and report.kind == 'full' then
+      published[uri] = { version = nil, diagnostics = report.items, count = ((published[uri] or {}).count or 0) + 1 }
+    end
+    return default_pull(err, report, ctx, config)
+  end
+end
+
+local function step(name, value)
+  table.insert(result.steps, name)
+  result[name] = value
+end
+
+local function buffer_text(bufnr)
+  return table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false), '\n') .. '\n'
+end
+
+local function read_file(path)
+  local f = io.open(path, 'rb')
+  if not f then
+    return nil
+  end
+  local text = f:read('*a')
+  f:close()
+  return text
+end
+
+--- Waits for a diagnostics report newer than `after` (a count) for the buffer; returns it or nil.
+local function wait_diagnostics(uri, after, accept)
+  local got
+  vim.wait(TIMEOUT, function()
+    local entry = published[uri]
+    if entry and entry.count > after and (accept == nil or accept(entry.diagnostics)) then
+      got = entry
+      return true
+    end
+    return false
+  end, 20)
+  return got
+end
+
+local function count_for(uri)
+  return (published[uri] or {}).count or 0
+end
+
+local function codes(diagnostics)
+  local out = {}
+  for _, d in ipairs(diagnostics or {}) do
+    table.insert(out, d.code)
+  end
+  return out
+end
+
+local function has_code(diagnostics, code)
+  for _, d in ipairs(diagnostics or {}) do
+    if d.code == code then
+      return d
+    end
+  end
+  return nil
+end
+
+local function client_of(bufnr)
+  local c
+  vim.wait(TIMEOUT, function()
+    c = require('grooph').client_for(bufnr)
+    return c ~= nil and (c.initialized == nil or c.initialized)
+  end, 20)
+  return c
+end
+
+--- Places the cursor at an LSP position (UTF-16 columns) of the buffer.
+local function cursor_to(bufnr, position)
+  local line = vim.api.nvim_buf_get_lines(bufnr, position.line, position.line + 1, false)[1] or ''
+  local ok, byte = pcall(vim.str_byteindex, line, position.character, true)
+  vim.api.nvim_win_set_cursor(0, { position.line + 1, ok and byte or 0 })
+end
+
+--- Runs vim.lsp.buf.code_action for one diagnostic and picks the server's preferred quick fix
+--- through vim.ui.select, as a user picking the first suggestion would.
+local function apply_preferred_fix(bufnr, diagnostic)
+  cursor_to(bufnr, diagnostic.range.start)
+  local offered = {}
+  local chosen
+  local answered = false -- the selection was made, or Neovim said there is nothing to choose
+  local notes = #result.notifications
+  local original_select = vim.ui.select
+  vim.ui.select = function(items, _, on_choice)
+    answered = true
+    local pick
+    for _, item in ipairs(items) do
+      local action = item.action or item[2]
+      table.insert(offered, { title = action.title, kind = action.kind, isPreferred = action.isPreferred == true })
+      if pick == nil and action.isPreferred then
+        pick = item
+      end
+    end
+    chosen = pick and (pick.action or pick[2]).title or nil
+    on_choice(pick)
+  end
+  local tick = vim.api.nvim_buf_get_changedtick(bufnr)
+  local context = { diagnostics = { diagnostic }, only = { 'quickfix' } }
+  if vim.fn.has('nvim-0.8') == 1 then
+    vim.lsp.buf.code_action({ context = context })
+  else
+    vim.lsp.buf.code_action(context)
+  end
+  vim.wait(TIMEOUT, function()
+    if vim.api.nvim_buf_get_changedtick(bufnr) ~= tick then
+      return true
+    end
+    for i = notes + 1, #result.notifications do
+      if result.notifications[i].message:match('[Nn]o code actions') then
+        return true
+      end
+    end
+    return answered and chosen == nil
+  end, 20)
+  vim.ui.select = original_select
+  return { offered = offered, chosen = chosen, changed = vim.api.nvim_buf_get_changedtick(bufnr) ~= tick }
+end
+
+local scenarios = {}
+
+--- Diagnostics on open, format on save, a quick fix, the fault gone, saved canonical.
+function scenarios.flow(bufnr, uri)
+  step('attached', client_of(bufnr) ~= nil)
+  step('filetype', vim.bo[bufnr].filetype)
+  local first = wait_diagnostics(uri, 0, function(d)
+    return #d > 0
+  end)
+  step('opened', first and first.diagnostics or vim.NIL)
+  if not first then
+    return
+  end
+
+  -- :write formats on save (setup's default); the server then checks the formatted text.
+  local before = count_for(uri)
+  vim.cmd('silent write')
+  step('formatted_buffer', buffer_text(bufnr))
+  step('formatted_file', read_file(plan.file))
+  local after_format = wait_diagnostics(uri, before, function(d)
+    return has_code(d, plan.code) ~= nil
+  end)
+  step('after_format', after_format and after_format.diagnostics or vim.NIL)
+  if not after_format then
+    return
+  end
+
+  before = count_for(uri)
+  step('fix', apply_preferred_fix(bufnr, has_code(after_format.diagnostics, plan.code)))
+  local after_fix = wait_diagnostics(uri, before, function(d)
+    return has_code(d, plan.code) == nil
+  end)
+  step('after_fix', after_fix and after_fix.diagnostics or vim.NIL)
+  step('fixed_buffer', buffer_text(bufnr))
+  vim.cmd('silent write')
+  step('saved_file', read_file(plan.file))
+end
+
+--- Only the diagnostics a file gets on open.
+function scenarios.open(bufnr, uri)
+  step('attached', client_of(bufnr) ~= nil)
+  step('filetype', vim.bo[bufnr].filetype)
+  local first = wait_diagnostics(uri, 0, function(d)
+    return has_code(d, plan.code) ~= nil
+  end)
+  step('opened', first and first.diagnostics or vim.NIL)
+  step('codes', first and codes(first.diagnostics) or vim.NIL)
+end
+
+--- :GroophPreview through the plugin, with the viewer replaced by a recorder.
+function scenarios.preview(bufnr)
+  local opened
+  require('grooph').config.preview.open = function(path)
+    opened = path
+  end
+  local done, path, err = false, nil, nil
+  require('grooph.preview').run(bufnr, plan.view ~= vim.NIL and plan.view or nil, function(p, e)
+    done, path, err = true, p, e
+  end)
+  vim.wait(TIMEOUT, function()
+    return done
+  end, 20)
+  step('preview', { done = done, path = path or vim.NIL, error = err or vim.NIL, opened = opened or vim.NIL })
+  step('picture', path and read_file(path) or vim.NIL)
+end
+
+--- :GroophPreview as a command, to see that it exists and refuses a wrong argument clearly.
+function scenarios.preview_command(bufnr)
+  local ok, message = pcall(vim.cmd, 'GroophPreview diagonal')
+  step('command', { ok = ok, message = message and tostring(message) or vim.NIL })
+  step('filetype', vim.bo[bufnr].filetype)
+end
+
+local ok, err = xpcall(function()
+  require('grooph').setup(plan.setup)
+  vim.cmd('edit ' .. vim.fn.fnameescape(plan.file))
+  local bufnr = vim.api.nvim_get_current_buf()
+  local uri = vim.uri_from_bufnr(bufnr)
+  step('uri', uri)
+  scenarios[plan.scenario](bufnr, uri)
+end, debug.traceback)
+if not ok then
+  result.error = err
+end
+finish()
