@@ -1,0 +1,96 @@
+"""The VS Code extension builds, lints clean and passes its node unit tests (issue 7, "Done when").
+
+VS Code itself cannot be downloaded here, so the extension's VS Code-facing part is only compiled and
+linted; its pure parts (server resolution, command arguments, the preview page and its CSP) are tested
+under node by `npm test`. Skipped when node or npm is missing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+
+EXTENSION = ROOT / "editors" / "vscode"
+NPM = shutil.which("npm")
+NODE = shutil.which("node")
+
+pytestmark = pytest.mark.skipif(
+    NPM is None or NODE is None, reason="node and npm are needed to build the VS Code extension (Node 20+)"
+)
+
+
+def npm(*args: str, timeout: int = 600) -> subprocess.CompletedProcess:
+    proc = subprocess.run(
+        [NPM, *args], cwd=EXTENSION, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL
+    )
+    assert proc.returncode == 0, f"npm {' '.join(args)} failed ({proc.returncode}):\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}"
+    return proc
+
+
+def test_extension_builds_lints_and_passes_its_unit_tests():
+    npm("ci", "--no-audit", "--no-fund", "--loglevel=error")
+    npm("run", "compile")
+    # The generated schemas were copied for `jsonValidation`, and they are the generated ones.
+    for name in ("grooph-0.schema.json", "grooph-map-0.schema.json"):
+        copied = EXTENSION / "schemas" / name
+        assert copied.read_bytes() == (ROOT / "grooph_core" / "schema" / name).read_bytes()
+    assert (EXTENSION / "out" / "src" / "extension.js").exists()
+    npm("run", "lint")
+    tested = npm("test")
+    out = tested.stdout
+    passed = re.search(r"^# pass (\d+)$", out, re.M)
+    failed = re.search(r"^# fail (\d+)$", out, re.M)
+    assert passed and failed, out[-2000:]
+    assert int(failed.group(1)) == 0
+    assert int(passed.group(1)) >= 30, "the unit tests did not all run"
+
+
+def test_manifest_contributes_what_the_issue_lists():
+    """package.json: both languages, the settings, the three commands, format on save by default,
+    the schema association, and a main that the build produces."""
+    manifest = json.loads((EXTENSION / "package.json").read_text("utf-8"))
+    contributes = manifest["contributes"]
+    languages = {lang["id"]: lang["extensions"] for lang in contributes["languages"]}
+    assert languages == {"grooph": [".grooph.json"], "grooph-map": [".grooph-map.json"]}
+    settings = contributes["configuration"]["properties"]
+    for key in ("grooph.server.command", "grooph.server.pythonPath", "grooph.complete", "grooph.debounceMs", "grooph.preview.theme"):
+        assert key in settings, key
+    assert settings["grooph.complete"]["default"] is False
+    assert settings["grooph.debounceMs"]["default"] == 150
+    assert settings["grooph.preview.theme"]["enum"] == ["auto", "light", "dark"]
+    titles = {c["command"]: c["title"] for c in contributes["commands"]}
+    assert titles == {
+        "grooph.showPreview": "Preview picture",
+        "grooph.applyOperations": "Apply operations…",
+        "grooph.restartServer": "Restart server",
+    }
+    extension_id = f"{manifest['publisher']}.{manifest['name']}"
+    for language in ("[grooph]", "[grooph-map]"):
+        defaults = contributes["configurationDefaults"][language]
+        assert defaults["editor.formatOnSave"] is True
+        assert defaults["editor.defaultFormatter"] == extension_id
+    validation = {v["fileMatch"]: v["url"] for v in contributes["jsonValidation"]}
+    assert validation == {
+        "*.grooph.json": "./schemas/grooph-0.schema.json",
+        "*.grooph-map.json": "./schemas/grooph-map-0.schema.json",
+    }
+    restricted = manifest["capabilities"]["untrustedWorkspaces"]["restrictedConfigurations"]
+    assert {"grooph.server.command", "grooph.server.pythonPath"} <= set(restricted)
+    assert manifest["main"] == "./out/src/extension.js"
+    assert (EXTENSION / "package-lock.json").exists()
+    assert not _tracked(EXTENSION / "schemas"), "the schemas are copied at build time, never committed twice"
+
+
+def _tracked(path: Path) -> bool:
+    """True when git tracks files under `path` (the schemas must stay a build-time copy)."""
+    if shutil.which("git") is None:
+        return False
+    proc = subprocess.run(["git", "ls-files", str(path)], cwd=ROOT, capture_output=True, text=True)
+    return proc.returncode == 0 and proc.stdout.strip() != ""
