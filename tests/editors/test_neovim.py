@@ -66,6 +66,30 @@ def token_range(text: str, token: str) -> dict:
     return {"start": utf16_position(text, s), "end": utf16_position(text, s + len(token))}
 
 
+def utf16_offset(text: str, position: dict) -> int:
+    """The character offset of an LSP position (UTF-16 columns) in `text`."""
+    lines = text.split("\n")
+    start = sum(len(line) + 1 for line in lines[: position["line"]])
+    units, col = 0, 0
+    line = lines[position["line"]]
+    while units < position["character"]:
+        units += 2 if ord(line[col]) > 0xFFFF else 1
+        col += 1
+    return start + col
+
+
+def ranged_text(text: str, rng: dict) -> str:
+    return text[utf16_offset(text, rng["start"]) : utf16_offset(text, rng["end"])]
+
+
+def resolve_pointer(value, pointer: str):
+    """RFC 6901: the value a JSON pointer names."""
+    for part in pointer.split("/")[1:]:
+        part = part.replace("~1", "/").replace("~0", "~")
+        value = value[int(part)] if isinstance(value, list) else value[part]
+    return value
+
+
 def grooph(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run([*GROOPH_CMD, *args], cwd=cwd, capture_output=True, text=True, timeout=120)
 
@@ -165,8 +189,9 @@ def _ranged_dangling_fixtures() -> list[Path]:
 
 @pytest.mark.parametrize("fixture", _ranged_dangling_fixtures(), ids=lambda p: str(p.relative_to(FIXTURES)))
 def test_invalid_fixture_diagnostics_in_neovim(tmp_path: Path, fixture: Path):
-    """The team's E_DANGLING_REF fixtures, opened as they are: codes in validation order and, where the
-    sidecar fixes them, the exact ranges (`range` is [line, character, line, character])."""
+    """The team's E_DANGLING_REF fixtures, opened as they are: codes in validation order; each dangling
+    reference's range covers exactly the JSON string of the unknown id (graph.md §5: the pointer is
+    the referencing string value); where the sidecar fixes ranges, exactly those."""
     doc = tmp_path / fixture.name
     shutil.copyfile(fixture, doc)
     expect = sidecar(fixture) or {}
@@ -183,6 +208,16 @@ def test_invalid_fixture_diagnostics_in_neovim(tmp_path: Path, fixture: Path):
                 assert [rng["start"]["line"], rng["start"]["character"], rng["end"]["line"], rng["end"]["character"]] == want["range"], want
     else:
         assert "E_DANGLING_REF" in r["codes"]
+    text = fixture.read_text("utf-8")
+    value = json.loads(text)
+    for got in r["opened"]:
+        if got["code"] != "E_DANGLING_REF":
+            continue
+        token = ranged_text(text, got["range"])
+        assert token.startswith('"') and token.endswith('"'), token
+        pointer = (got.get("data") or {}).get("pointers", [None])[0]
+        if pointer is not None:
+            assert json.loads(token) == resolve_pointer(value, pointer), (token, pointer)
 
 
 def test_preview_draws_the_picture_with_grooph_image(tmp_path: Path):
