@@ -1,0 +1,154 @@
+"""Generate the published JSON Schemas from the models (map.md §2.9).
+
+`python -m grooph_core.schema.generate` rewrites `grooph-0.schema.json` and `grooph-map-0.schema.json`;
+`tests/core/test_schema_drift.py` fails when the committed files differ from a fresh generation.
+
+Shape (map.md §2.9; the graph schema follows the same conventions): Draft 2020-12; root properties in
+canonical order; array items, record values and unions that are objects go to `$defs` (keys sorted),
+small inline objects stay inline; ids `{"type":"string","pattern":…}`; integers `{"type":"integer",
+"minimum":…}`; enums `{"enum":[…]}`; literals `{"const":…}`; unions a `oneOf` of their branches with
+`kind` as a `const`; untagged alternatives an `anyOf`; records `additionalProperties` (+
+`propertyNames` for a key pattern). No `additionalProperties` on declared objects: unknown keys are
+valid (they are warnings).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from grooph_core.model.compiled import (
+    AltType,
+    AnyType,
+    ArrayType,
+    BoolType,
+    ConstType,
+    EnumType,
+    NumType,
+    ObjectType,
+    RecordType,
+    StrType,
+    TypeDesc,
+    UnionType,
+    root_type,
+)
+from grooph_core.schema import FILES
+
+META = {
+    "graph": {
+        "$id": "https://grooph.dev/schema/grooph-0.schema.json",
+        "title": "grooph graph v0",
+        "description": "A grooph graph document: one harness session, its steps, the edges between them, its loops and their brakes.",
+    },
+    "map": {
+        "$id": "https://grooph.dev/schema/grooph-map-0.schema.json",
+        "title": "grooph operation map v0",
+        "description": "A grooph operation map: harness sessions on machines and accounts, the people they work with, and every path by which work passes between them.",
+    },
+}
+
+
+class _Gen:
+    def __init__(self) -> None:
+        self.defs: dict[str, dict] = {}
+
+    def ref(self, t: ObjectType | UnionType) -> dict:
+        """A `$ref` to the definition of an object or union, creating it on first use."""
+        name = t.title
+        if name not in self.defs:
+            self.defs[name] = {}  # reserve (no recursion in the models, but keep it safe)
+            self.defs[name] = self.inline(t)
+        return {"$ref": f"#/$defs/{name}"}
+
+    def place(self, t: TypeDesc) -> dict:
+        """The schema of a value inside an array, a record or a union field: objects by reference."""
+        if isinstance(t, (ObjectType, UnionType)):
+            return self.ref(t)
+        return self.inline(t)
+
+    def inline(self, t: TypeDesc) -> dict:
+        if isinstance(t, StrType):
+            s: dict = {"type": "string"}
+            if t.min_length or t.nonempty:
+                s["minLength"] = max(1, t.min_length)
+            if t.pattern:
+                s["pattern"] = t.pattern
+            if t.examples:
+                s["examples"] = list(t.examples)
+            return s
+        if isinstance(t, NumType):
+            s = {"type": "integer" if t.integer else "number"}
+            if t.minimum is not None:
+                s["minimum"] = int(t.minimum) if float(t.minimum).is_integer() else t.minimum
+            return s
+        if isinstance(t, BoolType):
+            return {"type": "boolean"}
+        if isinstance(t, ConstType):
+            return {"const": t.value}
+        if isinstance(t, EnumType):
+            return {"enum": list(t.values)}
+        if isinstance(t, AnyType):
+            return {}
+        if isinstance(t, ArrayType):
+            s = {"type": "array", "items": self.place(t.item)}
+            if t.min_items:
+                s["minItems"] = t.min_items
+            return s
+        if isinstance(t, RecordType):
+            s = {"type": "object"}
+            if t.key_pattern:
+                s["propertyNames"] = {"pattern": t.key_pattern}
+            s["additionalProperties"] = self.place(t.value)
+            return s
+        if isinstance(t, ObjectType):
+            return self.object(t)
+        if isinstance(t, UnionType):
+            return {"oneOf": [self.object(b, const=(t.discriminator, name)) for name, b in t.branches.items()]}
+        if isinstance(t, AltType):
+            return {"anyOf": [self.inline(o) for o in t.options]}
+        raise TypeError(t)
+
+    def object(self, t: ObjectType, const: tuple[str, str] | None = None) -> dict:
+        props = {}
+        for f in t.fields:
+            if const is not None and f.name == const[0]:
+                props[f.name] = {"const": const[1]}
+            elif isinstance(f.type, UnionType):
+                props[f.name] = self.ref(f.type)
+            else:
+                props[f.name] = self.inline(f.type)
+        s: dict = {"type": "object", "properties": props}
+        if t.required:
+            s["required"] = list(t.required)
+        return s
+
+
+def generate(kind: str) -> dict:
+    """The JSON Schema of a graph ("graph") or an operation map ("map"), as a dict in output order."""
+    gen = _Gen()
+    root = root_type(kind)
+    body = gen.object(root)
+    out = {"$schema": "https://json-schema.org/draft/2020-12/schema", **META[kind], **body}
+    out["$defs"] = {k: gen.defs[k] for k in sorted(gen.defs)}
+    return out
+
+
+def schema_text(kind: str) -> str:
+    """The file text: two-space indented JSON, one final newline."""
+    return json.dumps(generate(kind), indent=2, ensure_ascii=False) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    for kind, path in FILES.items():
+        text = schema_text(kind)
+        old = path.read_text("utf-8") if path.exists() else None
+        if old != text:
+            path.write_text(text, "utf-8")
+            sys.stdout.write(f"wrote {path}\n")
+        else:
+            sys.stdout.write(f"{path} is up to date\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
