@@ -99,21 +99,25 @@ class GroophServer(LanguageServer):
                 self.workspace_diagnostic_refresh(None)
             return
         for doc in list(self.store.docs.values()):
-            self.schedule(doc, 0)
+            if doc.served():
+                self.schedule(doc, 0)
 
-    async def fetch_configuration(self) -> None:
+    async def fetch_configuration(self) -> bool:
+        """Ask the client for the `grooph` section; True when the settings changed."""
         caps = self.client_capabilities.workspace
         if not (caps and caps.configuration):
-            return
+            return False
         try:
             result = await self.workspace_configuration_async(
                 lsp.ConfigurationParams(items=[lsp.ConfigurationItem(section="grooph")])
             )
         except Exception as e:  # a client that fails the request keeps the settings we have
             log.warning("workspace/configuration failed: %s", e)
-            return
+            return False
+        before = self.settings
         if result:
             self.settings = merge(self.settings, {"grooph": result[0]} if isinstance(result[0], dict) else {})
+        return self.settings != before
 
 
 def create_server() -> GroophServer:
@@ -136,17 +140,19 @@ def create_server() -> GroophServer:
                 ]))
             except Exception as e:
                 log.warning("could not register for configuration changes: %s", e)
-        await ls.fetch_configuration()
-        ls.revalidate_all()
+        if await ls.fetch_configuration():
+            ls.revalidate_all()
 
     @server.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def did_change_configuration(ls: GroophServer, params: lsp.DidChangeConfigurationParams) -> None:
         settings = params.settings
+        before = ls.settings
         if isinstance(settings, dict) and ("grooph" in settings or any(str(k).startswith("grooph.") for k in settings)):
             ls.settings = merge(ls.settings, settings)
         else:
             await ls.fetch_configuration()
-        ls.revalidate_all()
+        if ls.settings != before:
+            ls.revalidate_all()
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: GroophServer, params: lsp.DidOpenTextDocumentParams) -> None:

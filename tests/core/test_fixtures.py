@@ -90,8 +90,8 @@ def test_every_pointer_resolves_to_a_span(path: Path):
     for issue in analysis.issues:
         s, e = analysis.span(issue)
         assert 0 <= s <= e <= len(text), issue.line()
-        if text.strip():
-            assert e > s, issue.line()
+        if text.strip() and not (issue.code == "E_SYNTAX" and s == len(text.rstrip())):
+            assert e > s, issue.line()  # only "missing at the end of the text" may be empty
 
 
 def _spec_codes(name: str) -> set[str]:
