@@ -94,7 +94,7 @@ def grooph(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run([*GROOPH_CMD, *args], cwd=cwd, capture_output=True, text=True, timeout=120)
 
 
-def run_nvim(tmp_path: Path, scenario: str, file: Path, **plan) -> dict:
+def run_nvim(tmp_path: Path, scenario: str, file: Path, path_dirs: list[Path] | None = None, **plan) -> dict:
     """Runs one scenario in a fresh headless Neovim and returns what the driver recorded."""
     result_file = tmp_path / f"{scenario}-result.json"
     plan = {
@@ -117,6 +117,8 @@ def run_nvim(tmp_path: Path, scenario: str, file: Path, **plan) -> dict:
         "XDG_CACHE_HOME": str(home / "cache"),
         "PYTHONPATH": os.pathsep.join(p for p in [str(ROOT), os.environ.get("PYTHONPATH", "")] if p),
     }
+    if path_dirs is not None:
+        env["PATH"] = os.pathsep.join(str(d) for d in path_dirs)
     proc = subprocess.run(
         [NVIM, "--headless", "--clean", "-n", "--cmd", f"set runtimepath^={PLUGIN}", "-c", f"luafile {DRIVER}"],
         cwd=file.parent,
@@ -218,6 +220,37 @@ def test_invalid_fixture_diagnostics_in_neovim(tmp_path: Path, fixture: Path):
         pointer = (got.get("data") or {}).get("pointers", [None])[0]
         if pointer is not None:
             assert json.loads(token) == resolve_pointer(value, pointer), (token, pointer)
+
+
+def _system_dirs() -> list[Path]:
+    """PATH entries that hold the basics (sh, env) but no grooph-lsp."""
+    return [Path(d) for d in ("/usr/local/bin", "/usr/bin", "/bin") if Path(d).is_dir() and not (Path(d) / "grooph-lsp").exists()]
+
+
+def test_default_setup_finds_grooph_lsp_on_path(tmp_path: Path):
+    """`require('grooph').setup{}` with nothing else, as the README says: the server is the
+    `grooph-lsp` program on PATH (here a wrapper around this interpreter's module)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    wrapper = bin_dir / "grooph-lsp"
+    wrapper.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m grooph_lsp "$@"\n', "utf-8")
+    wrapper.chmod(0o755)
+    doc = tmp_path / "review.grooph.json"
+    doc.write_text(DANGLING, "utf-8")
+    r = run_nvim(tmp_path, "open", doc, path_dirs=[bin_dir, *_system_dirs()], code="E_DANGLING_REF", setup={})
+    assert r["attached"] is True, r["notifications"]
+    assert "E_DANGLING_REF" in r["codes"]
+
+
+def test_missing_server_is_explained(tmp_path: Path):
+    """Without grooph-lsp anywhere, the plugin says how to install it instead of failing loudly."""
+    doc = tmp_path / "review.grooph.json"
+    doc.write_text(DANGLING, "utf-8")
+    r = run_nvim(tmp_path, "open", doc, path_dirs=_system_dirs(), code="E_DANGLING_REF", setup={}, timeout_ms=1500)
+    assert r["attached"] is False
+    assert r["filetype"] == "grooph"
+    messages = [n["message"] for n in r["notifications"]]
+    assert any("grooph-lsp" in m and "pip install grooph-lsp" in m for m in messages), messages
 
 
 def test_preview_draws_the_picture_with_grooph_image(tmp_path: Path):
