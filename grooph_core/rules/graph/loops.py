@@ -11,7 +11,6 @@ from grooph_core.rules.graph.semantics import (
     items,
     loop_mode,
     str_id,
-    strings,
     strongly_connected_components,
 )
 from grooph_core.text import is_blank, is_number, js_number, same_text

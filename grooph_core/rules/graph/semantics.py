@@ -614,7 +614,8 @@ def find_slots(doc: dict) -> list[SlotUse]:
 
 def strongly_connected_components(vertices: Sequence[str], successors: Mapping[str, Sequence[str]]) -> list[list[str]]:
     """Tarjan's algorithm without recursion. Components come in reverse topological order; vertices
-    inside a component in no particular order (callers sort as the spec asks)."""
+    inside a component in no particular order (callers sort as the spec asks). A successor that is
+    not in `vertices` is visited too (callers only pass successors they mean)."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     on_stack: set[str] = set()
