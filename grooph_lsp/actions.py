@@ -48,7 +48,7 @@ def register(server: "GroophServer") -> None:
 
     @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION, lsp.CodeActionOptions(
         code_action_kinds=[lsp.CodeActionKind.QuickFix, FIX_ALL], resolve_provider=False))
-    def code_action(ls: "GroophServer", params: lsp.CodeActionParams) -> list[lsp.CodeAction] | None:
+    def code_action(ls, params: lsp.CodeActionParams) -> list[lsp.CodeAction] | None:
         doc = ls.served(params.text_document.uri)
         if doc is None:
             return None
@@ -89,7 +89,8 @@ def register(server: "GroophServer") -> None:
         return out
 
     @server.command(PREVIEW)
-    def preview(ls: "GroophServer", uri: str, view: str | None = None, theme: str | None = None) -> dict:
+    def preview(ls, *args):
+        uri, view, theme = (list(args) + [None, None, None])[:3]
         doc = ls.served(uri) if isinstance(uri, str) else None
         if doc is None:
             raise _refuse(f"{uri!r} is not an open grooph document.")
@@ -111,7 +112,8 @@ def register(server: "GroophServer") -> None:
         return {"svg": svg, "path": str(path)}
 
     @server.command(APPLY_OPS)
-    async def apply_operations(ls: "GroophServer", uri: str, ops: Any = None) -> dict:
+    async def apply_operations(ls, *args):
+        uri, ops = (list(args) + [None, None])[:2]
         doc = ls.served(uri) if isinstance(uri, str) else None
         if doc is None:
             raise _refuse(f"{uri!r} is not an open grooph document.")
@@ -126,11 +128,12 @@ def register(server: "GroophServer") -> None:
         return {"ok": True, "ids": list(outcome.ids), "error": None}
 
     @server.command(REVEAL_FILL)
-    def reveal_fill(ls: "GroophServer", uri: str, pointer: str) -> bool:
+    def reveal_fill(ls, *args):
+        uri, pointer = (list(args) + [None, ""])[:2]
         """After a fix inserted an empty field, put the cursor inside it (window/showDocument)."""
         doc = ls.served(uri) if isinstance(uri, str) else None
         caps = ls.client_capabilities.window
-        if doc is None or not (caps and caps.show_document and caps.show_document.support):
+        if doc is None or not isinstance(pointer, str) or not (caps and caps.show_document and caps.show_document.support):
             return False
         parsed = parse(doc.text)
         s, e = pointer_span(parsed, pointer)
