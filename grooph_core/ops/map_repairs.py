@@ -1,0 +1,149 @@
+"""The repairs of the map codes (operations.md §8.5, map.md §6), as map edits (`map_edits.py`).
+
+E_SCHEMA, E_DUPLICATE_ID and W_UNKNOWN_KEY are shared with graphs (`edit_repairs.py`). The carriers
+offered for a handoff are built from facts the map already states (which ends are sessions or
+people, their lanes, accounts, harnesses and repositories): a carrier that cannot cross between the
+two ends is never offered, and a value the map does not know (a repository nobody names, who carries
+a prompt) is inserted empty for the person to type (`fill`), never invented.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from grooph_core.issues import Issue
+from grooph_core.ops.graph_repairs import nearest, position
+from grooph_core.ops.map_edits import remove_session_graph, set_carrier_field, set_handoff_carrier, set_reference
+from grooph_core.ops.repair_types import Candidate
+from grooph_core.rules.map.semantics import CARRIER_LABELS
+from grooph_core.text import is_blank
+
+MapBuilder = Callable[[Issue, dict], list[Candidate]]
+
+
+def _ids(doc: dict, key: str) -> list[str]:
+    objs = doc.get(key)
+    return [o["id"] for o in objs if isinstance(o, dict) and isinstance(o.get("id"), str)] if isinstance(objs, list) else []
+
+
+def dangling_ref(issue: Issue, doc: dict) -> list[Candidate]:
+    """Point the reference at the close match (preferred) or another existing lane / end (offered,
+    nearest names first)."""
+    d = issue.data
+    ref, field, holder = d.get("ref"), d.get("field"), d.get("holder_id")
+    if not isinstance(ref, str) or not issue.pointers:
+        return []
+    pool = _ids(doc, "lanes") if field == "lane" else _ids(doc, "sessions") + _ids(doc, "people")
+    suggestion = d.get("suggestion")
+    out = []
+    for t in nearest(ref, pool, suggestion):
+        if field == "lane":
+            title = f"Put session {holder} in lane {t}"
+        elif field == "to":
+            title = f"Point handoff {holder} at {t}"
+        else:
+            title = f"Start handoff {holder} at {t}"
+        out.append(Candidate(f'{title} (instead of "{ref}")', [set_reference(issue.pointers[0], t)],
+                             "preferred" if t == suggestion else "offered"))
+    return out
+
+
+def _repo(end: dict) -> str | None:
+    repo = end.get("repo") if end.get("is") == "session" else None
+    return repo if isinstance(repo, str) and not is_blank(repo) else None
+
+
+def _person_name(end: dict) -> str | None:
+    if end.get("is") != "person":
+        return None
+    name = end.get("name")
+    return name if isinstance(name, str) and not is_blank(name) else end.get("id")
+
+
+def handoff_no_carrier(issue: Issue, doc: dict) -> list[Candidate]:
+    d = issue.data
+    hid = d.get("handoff")
+    hi = position(issue, "handoffs")
+    if hi is None:
+        return []
+    ends = d.get("ends") or {}
+    frm, to = ends.get("from") or {}, ends.get("to") or {}
+    can = d.get("kinds_that_can_carry") or []
+    repos = list(dict.fromkeys(r for r in (_repo(frm), _repo(to)) if r))
+    person_end = _person_name(to) or _person_name(frm)
+    out: list[Candidate] = []
+
+    if d.get("variant") == "unnamed":
+        kind, field = d.get("kind"), d.get("field")
+        label = CARRIER_LABELS.get(kind, str(kind))
+        if kind in ("branch", "pull-request"):
+            for r in ([d["from_repo"]] if d.get("from_repo") else []) + [r for r in repos if r != d.get("from_repo")]:
+                out.append(Candidate(f"Name the repository of {hid}'s {label}: {r}",
+                                     [set_carrier_field(hi, "repo", r)], "offered"))
+        if kind == "person" and _person_name(to):
+            out.append(Candidate(f"Name {_person_name(to)} as the person who carries {hid}",
+                                 [set_carrier_field(hi, "who", _person_name(to))], "offered"))
+        carrier = doc["handoffs"][hi].get("carrier")
+        if not out and isinstance(carrier, dict) and field and field not in carrier:
+            out.append(Candidate(f"Add {hid}'s carrier.{field} to fill in", [set_carrier_field(hi, field, "")],
+                                 "offered", fill=f"/handoffs/{hi}/carrier/{field}", keeps_code=True))
+        return out
+
+    if d.get("starts_at_person"):
+        who = _person_name(frm) or d.get("from")
+        return [Candidate(f"Carry {hid} by a person: {who}, who starts it",
+                          [set_handoff_carrier(hi, {"kind": "person"})], "preferred")]
+    both_sessions = frm.get("is") == "session" and to.get("is") == "session"
+    same_lane_facts = both_sessions and frm.get("lane_exists") and to.get("lane_exists")
+    fill_base = f"/handoffs/{hi}/carrier"
+    for kind in can:
+        label = CARRIER_LABELS[kind]
+        if kind in ("branch", "pull-request"):
+            if repos:
+                for r in repos:
+                    out.append(Candidate(f"Carry {hid} by {label} on {r}",
+                                         [set_handoff_carrier(hi, {"kind": kind, "repo": r})], "offered"))
+            else:
+                out.append(Candidate(f"Carry {hid} by {label} (the repository to fill in)",
+                                     [set_handoff_carrier(hi, {"kind": kind, "repo": ""})], "offered",
+                                     fill=f"{fill_base}/repo", keeps_code=True))
+        elif kind == "session-message" and same_lane_facts and d.get("from") != d.get("to"):
+            out.append(Candidate(f"Carry {hid} by session message (both sessions share one harness and account)",
+                                 [set_handoff_carrier(hi, {"kind": kind})], "offered"))
+        elif kind == "scheduled-message" and both_sessions and d.get("from") == d.get("to"):
+            out.append(Candidate(f"Carry {hid} by scheduled message (the session wakes itself)",
+                                 [set_handoff_carrier(hi, {"kind": kind})], "offered"))
+        elif kind == "person":
+            if person_end:
+                out.append(Candidate(f"Carry {hid} by a person: {person_end}",
+                                     [set_handoff_carrier(hi, {"kind": "person", "who": person_end})], "offered"))
+            else:
+                out.append(Candidate(f"Carry {hid} by a person (who carries it to fill in)",
+                                     [set_handoff_carrier(hi, {"kind": "person", "who": ""})], "offered",
+                                     fill=f"{fill_base}/who", keeps_code=True))
+        elif kind == "notification" and to.get("is") == "person":
+            out.append(Candidate(f"Carry {hid} by notification to {_person_name(to)}",
+                                 [set_handoff_carrier(hi, {"kind": kind})], "offered"))
+    # complete carriers first, then those with a value to fill in
+    return [c for c in out if c.fill is None] + [c for c in out if c.fill is not None]
+
+
+def graph_unresolved(issue: Issue, doc: dict) -> list[Candidate]:
+    si = position(issue, "sessions")
+    if si is None:
+        return []
+    return [Candidate(f"Remove the graph pointer of session {issue.data.get('session')}", [remove_session_graph(si)],
+                      "offered")]
+
+
+BUILDERS: dict[str, MapBuilder] = {
+    "E_DANGLING_REF": dangling_ref,
+    "E_HANDOFF_NO_CARRIER": handoff_no_carrier,
+    "W_GRAPH_UNRESOLVED": graph_unresolved,
+}
+
+
+def map_candidates(issue: Issue, doc: dict) -> list[Candidate]:
+    builder = BUILDERS.get(issue.code)
+    return builder(issue, doc) if builder is not None else []
+

@@ -1,0 +1,156 @@
+"""Repairs (operations.md §8): concrete op lists (or document edits) for an issue, best first, each
+checked as §8.2 asks, and fix-all.
+
+- `repairs_for(issue, doc, kind)`: the repairs of one issue that pass the checks, safe first, then
+  preferred, then offered. A check failing drops the candidate silently (the builders are written to
+  pass; the checks catch mistakes and documents where a repair would break something else).
+- `result_of(repair, doc, kind)`: the document the repair produces, or None.
+- `fix_all(doc, kind)`: every safe repair, one at a time, re-validating after each (§8.2).
+
+The checks (§8.2): the repair applies; an op-based repair needs a document that passes the schema and
+leaves one that does; the issue is gone (same code, `at` and pointers no longer reported); no new
+error (counted by code and `at`, renamed objects under their old ids; pointers are not compared
+because removing an array item moves every pointer after it); and, for graphs, no brake of §8.1 is
+loosened. A fill-in repair (`fill` set) keeps its issue's code by design: the code stays until the
+person types the value, so "issue gone" is not asked of it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from grooph_core.issues import CODES, Issue
+from grooph_core.ops.apply import apply
+from grooph_core.ops.brakes import loosened
+from grooph_core.ops.doc_edits import apply_edits, is_edit_list
+from grooph_core.ops.edit_repairs import edit_candidates
+from grooph_core.ops.graph_repairs import graph_candidates
+from grooph_core.ops.map_repairs import map_candidates
+from grooph_core.ops.repair_types import CLASS_ORDER, Candidate, Repair
+from grooph_core.schema_check import schema_issues
+
+__all__ = ["Repair", "repairs_for", "result_of", "fix_all", "candidates_for"]
+
+
+def _result(ops: list | tuple, doc: dict, kind: str) -> dict | None:
+    if is_edit_list(ops):
+        r = apply_edits(doc, list(ops))
+        return r.doc if r.ok else None
+    if kind != "graph" or not ops:
+        return None
+    r = apply(doc, list(ops))
+    return r.doc if r.ok else None
+
+
+def result_of(repair: Repair, doc: dict, kind: str) -> dict | None:
+    """The document after the repair (a new value; `doc` is not modified), or None when it does not apply."""
+    return _result(repair.ops, doc, kind)
+
+
+def candidates_for(issue: Issue, doc: dict, kind: str) -> list[Candidate]:
+    """Every repair the builders propose for the issue, before the checks, best first."""
+    if not isinstance(doc, dict):
+        return []
+    found = edit_candidates(issue, doc, kind)
+    found += graph_candidates(issue, doc) if kind == "graph" else map_candidates(issue, doc)
+    return sorted(found, key=lambda c: CLASS_ORDER[c.kind])  # stable: builders' order within a class
+
+
+class _Checker:
+    """The §8.2 checks for one document and one issue (the document is validated once)."""
+
+    def __init__(self, issue: Issue, doc: dict, kind: str, export: bool, resolver):
+        from grooph_core.validate import validate_value
+
+        self.issue, self.doc, self.kind, self.resolver = issue, doc, kind, resolver
+        self.export = export or CODES.get(issue.code) is not None and CODES[issue.code].export_only
+        self._validate = validate_value
+        self.schema_before = bool(schema_issues(doc, kind))
+        self.before = validate_value(doc, kind, export=self.export, resolver=resolver)
+        self.key = (issue.code, tuple(issue.at))
+        self.count_before = sum(1 for i in self.before if (i.code, tuple(i.at)) == self.key)
+
+    def _errors(self, issues: list[Issue], aliases: dict[str, str]) -> Counter:
+        keep_schema_only = self.schema_before
+        return Counter((i.code, tuple(aliases.get(a, a) for a in i.at)) for i in issues
+                       if i.severity == "error" and (not keep_schema_only or i.code == "E_SCHEMA"))
+
+    def passes(self, c: Candidate) -> bool:
+        ops_based = not is_edit_list(c.ops)
+        if ops_based and (self.kind != "graph" or self.schema_before):
+            return False
+        after_doc = _result(c.ops, self.doc, self.kind)
+        if after_doc is None:
+            return False
+        if ops_based and schema_issues(after_doc, self.kind):
+            return False
+        after = self._validate(after_doc, self.kind, export=self.export, resolver=self.resolver)
+        mapped = [(i.code, tuple(c.aliases.get(a, a) for a in i.at), tuple(i.pointers), i) for i in after]
+        if not c.keeps_code:
+            if c.gone is not None:
+                if not c.gone(after):
+                    return False
+            else:
+                if any((code, at, ptrs) == (self.issue.code, tuple(self.issue.at), tuple(self.issue.pointers))
+                       for code, at, ptrs, _ in mapped):
+                    return False
+                if self.count_before and sum(1 for code, at, _, _ in mapped if (code, at) == self.key) >= self.count_before:
+                    return False
+        before_errors = self._errors(self.before, {})
+        if c.continues is not None:
+            after = [i for i in after if not c.continues(i)]
+        after_errors = self._errors(after, c.aliases)
+        for key, n in after_errors.items():
+            if c.keeps_code and key[0] == self.issue.code:
+                continue
+            if n > before_errors.get(key, 0):
+                return False
+        if self.kind == "graph" and loosened(self.doc, after_doc, c.renames, c.list_renames):
+            return False
+        return True
+
+
+def repairs_for(issue: Issue, doc: dict, kind: str, *, export: bool = False, resolver=None,
+                verify: bool = True, only_safe: bool = False) -> list[Repair]:
+    """The repairs of `issue` on `doc` (a graph or a map value), best first, each passing §8.2.
+
+    `export` says whether the document is validated for export (the checks re-validate the same way;
+    export-only codes are always checked with it). `verify=False` skips the checks (for tests of the
+    builders). `only_safe` keeps the safe ones (fix-all)."""
+    found = candidates_for(issue, doc, kind)
+    if only_safe:
+        found = [c for c in found if c.kind == "safe"]
+    if not found:
+        return []
+    if not verify:
+        return [c.repair() for c in found]
+    checker = _Checker(issue, doc, kind, export, resolver)
+    return [c.repair() for c in found if checker.passes(c)]
+
+
+def fix_all(doc: dict, kind: str, issues: list[Issue] | None = None, *, export: bool = False,
+            resolver=None) -> tuple[dict, list[str]]:
+    """Apply every safe repair one at a time, re-validating after each, until none applies (at most as
+    many rounds as there were issues at the start). Returns the new document and the applied titles;
+    `doc` itself is never modified."""
+    from grooph_core.validate import validate_value
+
+    current = doc
+    titles: list[str] = []
+    if issues is None:
+        issues = validate_value(doc, kind, export=export, resolver=resolver)
+    for _ in range(len(issues)):
+        applied = False
+        for issue in issues:
+            for repair in repairs_for(issue, current, kind, export=export, resolver=resolver, only_safe=True):
+                new = result_of(repair, current, kind)
+                if new is not None:
+                    current, applied = new, True
+                    titles.append(repair.title)
+                    break
+            if applied:
+                break
+        if not applied:
+            break
+        issues = validate_value(current, kind, export=export, resolver=resolver)
+    return current, titles
