@@ -56,61 +56,96 @@ def _number(v) -> str:
     return js_number(v)
 
 
+def _atom(v) -> str | None:
+    """The text of a string, number, boolean or null; None for an array or an object."""
+    t = type(v)
+    if t is str:
+        return _enc(v)
+    if t is int:
+        return str(v) if -_MAX_SAFE < v < _MAX_SAFE else js_number(v)
+    if t is float:
+        return _number(v)
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if v is None:
+        return "null"
+    if t is dict or t is list:
+        return None
+    if isinstance(v, str):  # subclasses never come from json.loads; written as their base type
+        return _enc(str(v))
+    if isinstance(v, (int, float)):
+        return _number(float(v) if isinstance(v, float) else int(v))
+    if isinstance(v, (dict, list)):
+        return None
+    raise TypeError(f"not a JSON value: {type(v).__name__}")
+
+
+def _sort_plain(keys: list[str]) -> list[str]:
+    """Keys by UTF-16 code units (graph.md §0.3); plain sort when all are ASCII (same order)."""
+    if all(k.isascii() for k in keys):
+        return sorted(keys)
+    return sorted(keys, key=utf16_key)
+
+
+def _split_index_keys(keys: list[str]) -> tuple[list[str], list[str]]:
+    """(integer-like keys ascending, the others in their order) — graph.md §0.4."""
+    idx = [k for k in keys if k[:1].isdigit() and is_index_key(k)]
+    if not idx:
+        return idx, keys
+    idx.sort(key=int)
+    taken = set(idx)
+    return idx, [k for k in keys if k not in taken]
+
+
 def _sorted_keys(obj) -> list[str]:
     """Integer-like keys ascending, then the rest by UTF-16 code units (graph.md §0.3, §0.4)."""
     keys = list(obj)
     if len(keys) < 2:
         return keys
-    idx = [k for k in keys if k[:1].isdigit() and is_index_key(k)]
-    if idx:
-        idx.sort(key=int)
-        rest = [k for k in keys if not (k[:1].isdigit() and is_index_key(k))]
-    else:
-        rest = keys
-    if all(k.isascii() for k in rest):
-        rest.sort()
-    else:
-        rest.sort(key=utf16_key)
+    idx, rest = _split_index_keys(keys)
+    rest = _sort_plain(rest)
     return idx + rest if idx else rest
+
+
+def _member(head: str, x, ind2: str, out: list, w: Writer) -> None:
+    """Append `head` (separator, indentation, key) and the value written by `w` (atoms inline)."""
+    if type(x) is str:
+        out.append(head + _enc(x))
+        return
+    a = _atom(x)
+    if a is not None:
+        out.append(head + a)
+    else:
+        out.append(head)
+        w(x, ind2, out)
 
 
 def _free(v, ind: str, out: list) -> None:
     """Free JSON: every nested object's keys sorted, arrays in order (graph.md §6.2)."""
-    t = type(v)
-    if t is str:
-        out.append(_enc(v))
-    elif t is dict:
+    if isinstance(v, dict):
         if not v:
             out.append("{}")
             return
         ind2 = ind + "  "
-        sep = "{\n"
+        sep, nxt = "{\n" + ind2, ",\n" + ind2
         for k in _sorted_keys(v):
-            out.append(sep + ind2 + _enc(k) + ": ")
-            _free(v[k], ind2, out)
-            sep = ",\n"
+            _member(sep + _enc(k) + ": ", v[k], ind2, out, _free)
+            sep = nxt
         out.append("\n" + ind + "}")
-    elif t is list:
+    elif isinstance(v, list):
         if not v:
             out.append("[]")
             return
         ind2 = ind + "  "
-        sep = "[\n"
+        sep, nxt = "[\n" + ind2, ",\n" + ind2
         for x in v:
-            out.append(sep + ind2)
-            _free(x, ind2, out)
-            sep = ",\n"
+            _member(sep, x, ind2, out, _free)
+            sep = nxt
         out.append("\n" + ind + "]")
-    elif v is True:
-        out.append("true")
-    elif v is False:
-        out.append("false")
-    elif v is None:
-        out.append("null")
-    elif isinstance(v, (int, float)):
-        out.append(_number(v))
     else:
-        raise TypeError(f"not a JSON value: {type(v).__name__}")
+        out.append(_atom(v))
 
 
 def _compile_array(t: ArrayType) -> Writer:
@@ -123,11 +158,10 @@ def _compile_array(t: ArrayType) -> Writer:
             _free(v, ind, out)
             return
         ind2 = ind + "  "
-        sep = "[\n"
+        sep, nxt = "[\n" + ind2, ",\n" + ind2
         for x in v:
-            out.append(sep + ind2)
-            item(x, ind2, out)
-            sep = ",\n"
+            _member(sep, x, ind2, out, item)
+            sep = nxt
         out.append("\n" + ind + "]")
 
     return w
@@ -141,18 +175,17 @@ def _compile_record(t: RecordType) -> Writer:
             _free(v, ind, out)
             return
         ind2 = ind + "  "
-        sep = "{\n"
+        sep, nxt = "{\n" + ind2, ",\n" + ind2
         for k in _sorted_keys(v):
-            out.append(sep + ind2 + _enc(k) + ": ")
-            value(v[k], ind2, out)
-            sep = ",\n"
+            _member(sep + _enc(k) + ": ", v[k], ind2, out, value)
+            sep = nxt
         out.append("\n" + ind + "}")
 
     return w
 
 
 def _compile_object(t: ObjectType) -> Writer:
-    fields = [(f.name, _enc(f.name) + ": ", _compile(f.type)) for f in t.fields]
+    fields = [(name, _enc(name) + ": ", _compile(f.type)) for name, f in t.by_name.items()]
     declared = t.name_set
 
     def w(v, ind, out):
@@ -160,29 +193,26 @@ def _compile_object(t: ObjectType) -> Writer:
             _free(v, ind, out)
             return
         ind2 = ind + "  "
-        sep = "{\n"
-        n_declared = 0
-        # integer-like keys first (graph.md §0.4); declared names all start with a letter
-        if any(k[:1].isdigit() for k in v):
-            for k in sorted((k for k in v if k[:1].isdigit() and is_index_key(k)), key=int):
-                out.append(sep + ind2 + _enc(k) + ": ")
-                _free(v[k], ind2, out)
-                sep = ",\n"
+        sep, nxt = "{\n" + ind2, ",\n" + ind2
+        unknown: list[str] = []
+        if not (v.keys() <= declared):
+            idx, unknown = _split_index_keys([k for k in v if k not in declared])
+            for k in idx:  # integer-like keys first (graph.md §0.4); declared names start with a letter
+                _member(sep + _enc(k) + ": ", v[k], ind2, out, _free)
+                sep = nxt
+            if len(unknown) > 1:
+                unknown = _sort_plain(unknown)
         for name, head, fw in fields:
             if name in v:
-                out.append(sep + ind2 + head)
-                fw(v[name], ind2, out)
-                sep = ",\n"
-                n_declared += 1
-        if n_declared != len(v):
-            unknown = [k for k in v if k not in declared and not (k[:1].isdigit() and is_index_key(k))]
-            if unknown:
-                if len(unknown) > 1:
-                    unknown = _sorted_keys(dict.fromkeys(unknown))
-                for k in unknown:
-                    out.append(sep + ind2 + _enc(k) + ": ")
-                    _free(v[k], ind2, out)
-                    sep = ",\n"
+                x = v[name]
+                if type(x) is str:
+                    out.append(sep + head + _enc(x))
+                else:
+                    _member(sep + head, x, ind2, out, fw)
+                sep = nxt
+        for k in unknown:  # then unknown keys, sorted, as free JSON (graph.md §6.2)
+            _member(sep + _enc(k) + ": ", v[k], ind2, out, _free)
+            sep = nxt
         out.append("\n" + ind + "}")
 
     return w
@@ -250,8 +280,11 @@ def canonical_text(value: Any, kind: str) -> str:
     out: list[str] = []
     _ROOT_WRITERS["map" if kind == "map" else "graph"](value, "", out)
     text = "".join(out) + "\n"
-    if _SURROGATE.search(text):
-        text = _fix_surrogates(text)
+    if not text.isascii():
+        try:
+            text.encode("utf-8")  # fails exactly when a surrogate code point is in the text
+        except UnicodeEncodeError:
+            text = _fix_surrogates(text)
     return text
 
 
