@@ -47,6 +47,28 @@ def lsp_edits(ls: "GroophServer", doc, edits: list[TextEdit]) -> list[lsp.TextEd
     return [lsp.TextEdit(range=to_lsp_range(lines, (e.start, e.end), ls.encoding), new_text=e.text) for e in edits]
 
 
+def _markup(ls: "GroophServer", text: str, formats) -> lsp.MarkupContent:
+    """Markdown when the client takes it, else plain text (LSP: the client lists what it renders)."""
+    if formats is None or lsp.MarkupKind.Markdown in formats:
+        return lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=text)
+    return lsp.MarkupContent(kind=lsp.MarkupKind.PlainText, value=_plain(text))
+
+
+def _plain(text: str) -> str:
+    return text.replace("**", "").replace("`", "").replace("*", "")
+
+
+def _hover_formats(ls: "GroophServer"):
+    td = ls.client_capabilities.text_document
+    return td.hover.content_format if td and td.hover else None
+
+
+def _completion_formats(ls: "GroophServer"):
+    td = ls.client_capabilities.text_document
+    item = td.completion.completion_item if td and td.completion else None
+    return item.documentation_format if item else None
+
+
 def _doc_and_offset(ls: "GroophServer", uri: str, pos: lsp.Position):
     doc = ls.served(uri)
     if doc is None:
@@ -163,7 +185,7 @@ def register(server: "GroophServer") -> None:
         if result is None:
             return None
         return lsp.Hover(
-            contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=result.markdown),
+            contents=_markup(ls, result.markdown, _hover_formats(ls)),
             range=to_lsp_range(doc.lines, result.span, ls.encoding),
         )
 
@@ -173,12 +195,13 @@ def register(server: "GroophServer") -> None:
         if doc is None:
             return None
         items = []
+        formats = _completion_formats(ls)
         for n, c in enumerate(core_completion.complete_at(analysis, offset)):
             items.append(lsp.CompletionItem(
                 label=c.label,
                 kind=_COMPLETION_KINDS.get(c.kind, lsp.CompletionItemKind.Value),
                 detail=c.detail or None,
-                documentation=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=c.documentation) if c.documentation else None,
+                documentation=(_markup(ls, c.documentation, formats) if formats else _plain(c.documentation)) if c.documentation else None,
                 sort_text=f"{n:04d}",
                 filter_text=c.filter_text or None,
                 text_edit=lsp.TextEdit(range=to_lsp_range(doc.lines, c.span, ls.encoding), new_text=c.insert_text),
