@@ -232,12 +232,13 @@ def build_index(doc: dict) -> GraphIndex:
     all_exits: set[str] = set()
     by_member: dict[str, list[int]] = {}
     for li, loop in enumerate(loops):
-        back.update(strings(items(loop, "back")))
-        m = frozenset(strings(items(loop, "members")))
+        back.update(b for b in items(loop, "back") if isinstance(b, str))
+        listed = [x for x in items(loop, "members") if isinstance(x, str)]
+        m = frozenset(listed)
         members.append(m)
-        for x in distinct(items(loop, "members")):
+        for x in (m if len(m) == len(listed) else dict.fromkeys(listed)):
             by_member.setdefault(x, []).append(li)
-        ex = tuple(stop_exits(loop))
+        ex = tuple(_exits(loop, m))
         exits.append(ex)
         all_exits.update(ex)
 
@@ -306,7 +307,10 @@ def has_inspectable_bar(loop: dict, index: GraphIndex) -> bool:
 
 def stop_exits(loop: dict) -> list[str]:
     """§2.6: the `then` values of the loop's stops that are not members of the loop, in stop order."""
-    members = set(strings(items(loop, "members")))
+    return _exits(loop, frozenset(strings(items(loop, "members"))))
+
+
+def _exits(loop: dict, members: frozenset[str]) -> list[str]:
     out = []
     for stop in items(loop, "stops"):
         t = stop.get("then") if isinstance(stop, dict) else None

@@ -9,7 +9,9 @@ from hypothesis import strategies as st
 
 from grooph_core.issues import CODES
 from grooph_core.rules.graph import graph_rule_issues
+from grooph_core.rules.graph.references import suggest
 from grooph_core.schema_check import schema_issues
+from grooph_core.text import did_you_mean
 from tests.core.rules.test_graph_rules import RULE_ORDER, _MISSING, resolve
 
 IDS = st.sampled_from(["a", "b", "c", "w", "t", "end", "l", "g", "e1", "e2", "ga", "gb", "p"])
@@ -98,3 +100,10 @@ def test_graph_rules_never_raise_and_report_well_formed_issues(doc, export):
         for p in list(i.pointers) + [r for r, _ in i.related]:
             assert resolve(doc, p) is not _MISSING, (i.code, p)
         assert i.message and "\n" not in i.message
+
+
+@settings(max_examples=300, deadline=None)
+@given(word=st.text("abcdeAB-", min_size=1, max_size=10), candidates=st.lists(st.text("abcde-", max_size=10), max_size=20))
+def test_banded_suggestion_is_exactly_the_did_you_mean_of_the_spec(word, candidates):
+    """graph.md §5.1: E_DANGLING_REF's faster search gives the same answer as `text.did_you_mean`."""
+    assert suggest(word, candidates) == did_you_mean(word, candidates)
