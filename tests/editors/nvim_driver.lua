@@ -159,7 +159,9 @@ local scenarios = {}
 
 --- Diagnostics on open, format on save, a quick fix, the fault gone, saved canonical.
 function scenarios.flow(bufnr, uri)
-  step('attached', client_of(bufnr) ~= nil)
+  local client = client_of(bufnr)
+  step('attached', client ~= nil)
+  step('encoding', client and client.offset_encoding or vim.NIL)
   step('filetype', vim.bo[bufnr].filetype)
   local first = wait_diagnostics(uri, 0, function(d)
     return #d > 0
@@ -195,7 +197,9 @@ end
 
 --- Only the diagnostics a file gets on open.
 function scenarios.open(bufnr, uri)
-  step('attached', client_of(bufnr) ~= nil)
+  local client = client_of(bufnr)
+  step('attached', client ~= nil)
+  step('encoding', client and client.offset_encoding or vim.NIL)
   step('filetype', vim.bo[bufnr].filetype)
   local first = wait_diagnostics(uri, 0, function(d)
     return has_code(d, plan.code) ~= nil
