@@ -49,7 +49,8 @@ def irreversible_no_gate_issues(doc: dict, index: GraphIndex) -> list[Issue]:
         led = stops_by_target.get(nid, [])
         open_edges = [p for p in inbound if not _is_gated_edge(index.edges[p], index)]
         open_stops = [s for s in led if s[3] != "human"]
-        what = f'agent "{nid}" does {", ".join(actions)}, which cannot be undone'
+        what = (f'agent "{nid}" takes {"an irreversible action" if len(actions) == 1 else "irreversible actions"} '
+                f'({", ".join(actions)})')
         base = f"/nodes/{i}/irreversible"
         inbound_ids = [index.edge_id_at(p) for p in inbound]
         data = dict(node=nid, actions=actions, inbound=inbound_ids,
@@ -81,7 +82,8 @@ def irreversible_no_gate_issues(doc: dict, index: GraphIndex) -> list[Issue]:
         if open_edges:
             ids = [index.edge_id_at(p) for p in open_edges]
             ways.append(f"{'edge' if len(ids) == 1 else 'edges'} {quoted(ids)}")
-            advice.append("give those edges approval: true or start them at a human gate")
+            advice.append("give that edge approval: true or start it at a human gate" if len(ids) == 1
+                          else "give those edges approval: true or start them at a human gate")
         for _, lid, k, kind in open_stops:
             ways.append(f'loop "{lid}" stop {k} ({kind}), which continues there')
         if open_stops:
