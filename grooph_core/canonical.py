@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json.encoder
 import re
+import sys
 from typing import Any, Callable
 
 from grooph_core.keyorder import is_index_key
@@ -130,8 +131,14 @@ def _free(v, ind: str, out: list) -> None:
             return
         ind2 = ind + "  "
         sep, nxt = "{\n" + ind2, ",\n" + ind2
-        for k in _sorted_keys(v):
-            _member(sep + _enc(k) + ": ", v[k], ind2, out, _free)
+        for k in _sorted_keys(v):  # members written inline: one stack frame per nesting level
+            x = v[k]
+            a = _atom(x)
+            if a is not None:
+                out.append(sep + _enc(k) + ": " + a)
+            else:
+                out.append(sep + _enc(k) + ": ")
+                _free(x, ind2, out)
             sep = nxt
         out.append("\n" + ind + "}")
     elif isinstance(v, list):
@@ -141,7 +148,12 @@ def _free(v, ind: str, out: list) -> None:
         ind2 = ind + "  "
         sep, nxt = "[\n" + ind2, ",\n" + ind2
         for x in v:
-            _member(sep, x, ind2, out, _free)
+            a = _atom(x)
+            if a is not None:
+                out.append(sep + a)
+            else:
+                out.append(sep)
+                _free(x, ind2, out)
             sep = nxt
         out.append("\n" + ind + "]")
     else:
@@ -277,8 +289,20 @@ def canonical_text(value: Any, kind: str) -> str:
 
     `kind` is "graph" or "map". Works on any JSON value (a document that fails the schema is ordered
     as far as its branches can be recognized, graph.md §6.5); idempotent; never drops anything."""
+    writer = _ROOT_WRITERS["map" if kind == "map" else "graph"]
     out: list[str] = []
-    _ROOT_WRITERS["map" if kind == "map" else "graph"](value, "", out)
+    try:
+        writer(value, "", out)
+    except RecursionError:
+        # Free JSON nested close to the interpreter's limit (json.loads accepts it): one more try with
+        # room for it; Python-to-Python calls do not use the C stack in 3.11+.
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, 20_000))
+        try:
+            out = []
+            writer(value, "", out)
+        finally:
+            sys.setrecursionlimit(limit)
     text = "".join(out) + "\n"
     if not text.isascii():
         try:

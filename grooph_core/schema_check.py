@@ -16,6 +16,7 @@ of the object lacking it with `on_key=True`. `data["problem"]` names the kind of
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any, Callable
 
@@ -45,6 +46,44 @@ Check = Callable[[Any, str, list], None]
 _ABSENT = object()
 
 
+FOUND_LIMIT = 120
+
+
+def found_json(v: Any, limit: int = FOUND_LIMIT) -> str:
+    """The value found, as compact JSON for a message (graph.md §4.3), numbers per §6.4.
+
+    Our choice: cut after `limit` characters with "…", so that a message stays one readable line
+    even when a whole object sits in the wrong place; written without recursion (any depth)."""
+    parts: list[str] = []
+    size = 0
+    stack: list[tuple[bool, Any]] = [(False, v)]
+    while stack:
+        literal, x = stack.pop()
+        if literal:
+            piece = x
+        elif type(x) is dict:
+            stack.append((True, "}"))
+            items = list(x.items())
+            for i in range(len(items) - 1, -1, -1):
+                stack.append((False, items[i][1]))
+                stack.append((True, ("," if i else "") + json.dumps(items[i][0], ensure_ascii=False) + ":"))
+            piece = "{"
+        elif type(x) is list:
+            stack.append((True, "]"))
+            for i in range(len(x) - 1, -1, -1):
+                stack.append((False, x[i]))
+                if i:
+                    stack.append((True, ","))
+            piece = "["
+        else:
+            piece = compact_json(x)
+        parts.append(piece)
+        size += len(piece)
+        if size > limit:
+            return "".join(parts)[:limit] + "…"
+    return "".join(parts)
+
+
 def _type_issue(expected: str, v, p: str, out: list) -> None:
     out.append((p, p, False, f"expected {expected}, got {json_type(v)}", {"problem": "type", "expected": expected}))
 
@@ -62,11 +101,11 @@ def _compile_str(t: StrType) -> Check:
             out.append((p, p, False, f"expected {expected}, got string", {"problem": "empty", "expected": expected}))
             return
         if min_length and len(v) < min_length and utf16_len(v) < min_length:
-            out.append((p, p, False, f"expected string of at least {min_length} character(s), got {compact_json(v)}",
+            out.append((p, p, False, f"expected string of at least {min_length} character(s), got {found_json(v)}",
                         {"problem": "min_length", "expected": t.expected}))
             return
         if fullmatch is not None and fullmatch(v) is None:
-            out.append((p, p, False, f"expected {t.expected} matching {pattern}, got {compact_json(v)}",
+            out.append((p, p, False, f"expected {t.expected} matching {pattern}, got {found_json(v)}",
                         {"problem": "pattern", "expected": t.expected, "pattern": pattern}))
 
     return check
@@ -111,7 +150,7 @@ def _compile_const(t: ConstType) -> Check:
 
     def check(v, p, out):
         if not (type(v) in (int, float) and v == want):
-            out.append((p, p, False, f"expected {t.expected}, got {compact_json(v)}",
+            out.append((p, p, False, f"expected {t.expected}, got {found_json(v)}",
                         {"problem": "const", "expected": t.expected, "allowed": [want]}))
 
     return check
@@ -123,7 +162,7 @@ def _compile_enum(t: EnumType) -> Check:
 
     def check(v, p, out):
         if type(v) is not str or v not in values:
-            out.append((p, p, False, f"expected {expected}, got {compact_json(v)}",
+            out.append((p, p, False, f"expected {expected}, got {found_json(v)}",
                         {"problem": "enum", "expected": expected, "allowed": list(t.values)}))
 
     return check
@@ -165,7 +204,7 @@ def _compile_record(t: RecordType) -> Check:
         for k in keys_in_js_order(v):
             kp = p + "/" + pointer_escape(k)
             if key_match is not None and key_match(k) is None:
-                out.append((kp, kp, True, f"expected {role} matching {pattern} as key, got {compact_json(k)}",
+                out.append((kp, kp, True, f"expected {role} matching {pattern} as key, got {found_json(k)}",
                             {"problem": "record_key", "expected": role, "pattern": pattern}))
             value(v[k], kp, out)
 
@@ -211,7 +250,7 @@ def _compile_union(t: UnionType) -> Check:
             return
         branch = branches.get(k) if type(k) is str else None
         if branch is None:
-            out.append((p + seg, p + seg, False, f"expected {disc} to be one of {names}, got {compact_json(k)}",
+            out.append((p + seg, p + seg, False, f"expected {disc} to be one of {names}, got {found_json(k)}",
                         {"problem": "discriminator", "field": disc, "allowed": list(t.branches)}))
             return
         branch(v, p, out)
@@ -230,7 +269,7 @@ def _compile_alt(t: AltType) -> Check:
             o(v, p, scratch)
             if not scratch:
                 return
-        out.append((p, p, False, f"expected {expected}, got {compact_json(v)}",
+        out.append((p, p, False, f"expected {expected}, got {found_json(v)}",
                     {"problem": "alternatives", "expected": expected, "allowed": allowed}))
 
     return check

@@ -403,3 +403,12 @@ def test_property_map_documents(value):
 def test_property_any_json_value(value):
     _roundtrip(value, "graph")
     _roundtrip(value, "map")
+
+
+def test_deeply_nested_free_json():
+    """json.loads accepts nesting close to the interpreter's limit; canonical text must too."""
+    value = json.loads('{"grooph":0,"id":"g","name":"G","version":1,"nodes":[],"edges":[],"loops":[],"x":'
+                       + "[" * 900 + "{}" + "]" * 900 + "}")
+    text = canon(value)
+    assert json.loads(text) == value
+    assert canon(json.loads(text)) == text

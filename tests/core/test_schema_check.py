@@ -373,3 +373,17 @@ def test_data_for_repairs():
     issue = schema_issues(graph(edges=[{"id": "e1", "from": "w", "to": "end", "isolation": "privte"}]), "graph")[0]
     assert issue.data["problem"] == "enum" and issue.data["allowed"] == ["fresh", "shared"]
     assert issue.data["path"] == "/edges/0/isolation"
+
+
+def test_found_value_is_cut_to_one_readable_line():
+    node = dict(W, role={"custom": 5, "notes": "x" * 500})
+    (issue,) = schema_issues(graph(nodes=[node, END]), "graph")
+    found = issue.message.split(", got ", 1)[1]
+    assert found.startswith('{"custom":5,"notes":"xxx') and found.endswith("…") and len(found) == 121
+
+
+def test_deeply_nested_values_are_no_problem():
+    """json.loads accepts nesting close to the interpreter's limit; the check must not overflow."""
+    deep = json.loads("[" * 900 + "]" * 900)
+    (issue,) = schema_issues(graph(nodes=[dict(W, role=deep), END]), "graph")
+    assert issue.message.endswith("[[[[…")
