@@ -69,21 +69,33 @@ def _structural_faults(value: object, kind: str) -> None:
 
 
 def render_svg(value: dict, kind: str, *, theme: str = "light", layout: str | None = None,
-               view: str | None = None, width: float | None = None) -> str:
+               view: str | None = None, width: float | None = None, open_groups=()) -> str:
     """The picture of a parsed document as SVG text (ending with one newline).
 
     `kind` is "graph" or "map". Maps: `layout` "phone" (default) or "wide"; `view` "picture" (default)
     or "sequence". `width` is the reference's width option (pictures.md §3.2, §4.5, §5.1, §7), in units.
+    Graphs: `open_groups` names subgroophs to draw open (§7.7; cli.md `--open`); the rest are closed.
     A document with rule errors is still drawn; one that fails the structural check raises
     `PictureError` naming the first fault.
     """
     _check_options(kind, theme, layout, view, width)
     _structural_faults(value, kind)
+    open_groups = tuple(open_groups or ())
+    if open_groups:
+        if kind != "graph":
+            raise PictureError("only a graph has subgroophs to open")
+        from grooph_core.picture.subgroophs import subgrooph_ids
+
+        known = subgrooph_ids(value)
+        unknown = [g for g in open_groups if g not in known]
+        if unknown:
+            have = f"its subgroophs are: {', '.join(known)}" if known else "it has no subgrooph"
+            raise PictureError(f'"{unknown[0]}" is not a subgrooph of this graph; {have}')
     th = Theme(theme)
     if kind == "graph":
         from grooph_core.picture.graph_picture import render_graph
 
-        return render_graph(value, th, 400 if width is None else width)
+        return render_graph(value, th, 400 if width is None else width, open_groups)
     from grooph_core.picture.map_parts import map_model
 
     model = map_model(value)

@@ -5,13 +5,15 @@ margin, then the list of loops with their bars and stops (pictures.md §7)."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from grooph_core.picture import meaning
+from grooph_core.picture.graph_view import Face, layer_nodes, objects
 from grooph_core.picture.map_parts import attr, heading, title_of
 from grooph_core.picture.measure import truncate, width as text_width, wrap
 from grooph_core.picture.svg import Pen, fmt, frame, pt
 from grooph_core.picture.theme import Theme, loop_colour
+from grooph_core.picture.subgroophs import graph_view
 from grooph_core.picture.tracks import pack
 from grooph_core.text import is_blank, js_number
 
@@ -25,81 +27,6 @@ TWIN_SHIFT = 64
 
 KIND_LABEL = {"agent": ("Agent", "accent"), "human-gate": ("Human gate", "gate"), "check": ("Check", "check"),
               "merge": ("Merge", "merge"), "stop": ("Stop", "stop")}
-
-
-# ---------------------------------------------------------------- rank order (§7.1)
-
-def _objects(doc: dict, key: str) -> list[dict]:
-    v = doc.get(key)
-    return [x for x in v if isinstance(x, dict)] if isinstance(v, list) else []
-
-
-def layer_nodes(node_ids: list[str], edges: list[dict], back: set[str]) -> list[list[str]]:
-    """§7.1: rows of node ids by longest-path rank over the forward edges, cycles broken depth-first,
-    then two barycentre sweeps to reduce crossings."""
-    index = {nid: k for k, nid in enumerate(node_ids)}
-    out: dict[str, list[dict]] = {nid: [] for nid in node_ids}
-    for e in edges:
-        f, t = e.get("from"), e.get("to")
-        if e.get("id") in back or f not in index or t not in index or f == t:
-            continue
-        out[f].append(e)
-    kept: list[tuple[str, str]] = []
-    state: dict[str, int] = {}  # 1 on the current path, 2 done
-    for start in node_ids:
-        if start in state:
-            continue
-        state[start] = 1
-        stack = [(start, iter(out[start]))]
-        while stack:
-            node, it = stack[-1]
-            advanced = False
-            for e in it:
-                t = e["to"]
-                if state.get(t) == 1:
-                    continue  # an edge back onto the current path is dropped
-                kept.append((node, t))
-                if t not in state:
-                    state[t] = 1
-                    stack.append((t, iter(out[t])))
-                    advanced = True
-                    break
-            if not advanced:
-                state[node] = 2
-                stack.pop()
-    preds: dict[str, list[str]] = {nid: [] for nid in node_ids}
-    succs: dict[str, list[str]] = {nid: [] for nid in node_ids}
-    for f, t in kept:
-        preds[t].append(f)
-        succs[f].append(t)
-    # longest path over the kept (acyclic) edges, in topological order
-    indeg = {nid: len(preds[nid]) for nid in node_ids}
-    rank = {nid: 0 for nid in node_ids}
-    queue = [nid for nid in node_ids if indeg[nid] == 0]
-    qi = 0
-    while qi < len(queue):
-        u = queue[qi]
-        qi += 1
-        for v in succs[u]:
-            rank[v] = max(rank[v], rank[u] + 1)
-            indeg[v] -= 1
-            if indeg[v] == 0:
-                queue.append(v)
-    by_rank: dict[int, list[str]] = {}
-    for nid in node_ids:
-        by_rank.setdefault(rank[nid], []).append(nid)
-    rows = [by_rank[r] for r in sorted(by_rank)]
-    for _sweep in range(2):
-        for r in range(1, len(rows)):
-            above = {nid: k for k, nid in enumerate(rows[r - 1])}
-            current = {nid: k for k, nid in enumerate(rows[r])}
-
-            def bary(nid: str) -> float:
-                ps = [above[p] for p in preds[nid] if p in above]
-                return sum(ps) / len(ps) if ps else current[nid]
-
-            rows[r] = sorted(rows[r], key=lambda nid: (bary(nid), index[nid]))
-    return rows
 
 
 # ---------------------------------------------------------------- words on cards (§7.3, §7.4)
@@ -154,7 +81,7 @@ def graph_caption(doc: dict) -> str:
     target = doc.get("target")
     if isinstance(target, dict) and isinstance(target.get("harness"), str) and not is_blank(target["harness"]):
         parts.append(target["harness"])
-    parts.append(meaning.graph_picture_shape_line(doc) if _objects(doc, "nodes") else "no nodes yet")
+    parts.append(meaning.graph_picture_shape_line(doc) if objects(doc, "nodes") else "no nodes yet")
     return " \u00b7 ".join(parts)
 
 
@@ -234,6 +161,7 @@ def edge_label(edge: dict) -> str:
 class _Card:
     id: str
     node: dict
+    face: Face | None
     label: str
     colour: str
     names: list[str]
@@ -243,37 +171,12 @@ class _Card:
     x: float = 0
     y: float = 0
     h: float = 0
-    ends: dict = field(default_factory=lambda: {"left": [], "right": []})
 
 
-@dataclass
-class GraphView:
-    """What §7.1–§7.6 draw: nodes (folded or not), the edges between them, loops, and extra card faces."""
-
-    doc: dict
-    nodes: list[dict]
-    edges: list[dict]
-    loops: list[dict]
-
-
-def plain_view(doc: dict) -> GraphView:
-    """The graph as drawn without subgroophs: first node per id, every loop."""
-    nodes, seen = [], set()
-    for n in _objects(doc, "nodes"):
-        if isinstance(n.get("id"), str) and n["id"] not in seen:
-            seen.add(n["id"])
-            nodes.append(n)
-    return GraphView(doc, nodes, _objects(doc, "edges"), _objects(doc, "loops"))
-
-
-def render_graph(doc: dict, theme: Theme, width: float = 400, view: GraphView | None = None,
-                 card_face=None) -> str:
-    """The whole graph picture as SVG text.
-
-    `card_face(pen, card, x, y, w, h)` may draw extra things on a card (the subgrooph boxes of §7.7).
-    """
+def render_graph(doc: dict, theme: Theme, width: float = 400, open_groups=()) -> str:
+    """The whole graph picture as SVG text; subgroophs closed unless named in `open_groups` (§7.7)."""
     pen = Pen(theme)
-    v = view or plain_view(doc)
+    v = graph_view(doc, theme, open_groups)
     W = width
     node_by_id = {n["id"]: n for n in v.nodes}
     ids = [n["id"] for n in v.nodes]
@@ -283,7 +186,7 @@ def render_graph(doc: dict, theme: Theme, width: float = 400, view: GraphView | 
         for b in lp.get("back", []) if isinstance(lp.get("back"), list) else []:
             if isinstance(b, str):
                 back_of.setdefault(b, li)
-    rows = layer_nodes(ids, edges, set(back_of))
+    rows = v.rows if v.rows is not None else layer_nodes(ids, edges, set(back_of))
     column = [nid for r in rows for nid in r]
     pos = {nid: k for k, nid in enumerate(column)}
 
@@ -343,24 +246,33 @@ def render_graph(doc: dict, theme: Theme, width: float = 400, view: GraphView | 
     cards: dict[str, _Card] = {}
     for nid in column:
         node = node_by_id[nid]
-        label, colour, sub = kind_and_sub(node)
+        face = v.faces.get(nid)
+        label, colour, sub = ("Subgrooph", "ink-2", "") if face else kind_and_sub(node)
         names = wrap(meaning.name_or_id(node), tw, 13.5, 2, "bold")
-        subs = wrap(sub, tw, 10.5, 2)
+        if face:
+            subs = [line for text in face.subs for line in wrap(text, tw, 10.5, 2)]
+        else:
+            subs = wrap(sub, tw, 10.5, 2)
         extra = None
         irrev = node.get("irreversible")
-        if node.get("kind") == "agent" and isinstance(irrev, list) and irrev:
+        if face and face.extra:
+            extra = truncate(face.extra, tw, 10, "bold")
+        elif node.get("kind") == "agent" and isinstance(irrev, list) and irrev:
             extra = truncate("irreversible: " + ", ".join(str(a) for a in irrev), tw, 10, "bold")
-        if node.get("_face_extra"):
-            extra = truncate(node["_face_extra"], tw, 10, "bold")
         loops = [li for li, mem in enumerate(loop_members) if nid in mem]
-        c = _Card(nid, node, node.get("_face_label", label), node.get("_face_colour", colour), names, subs, extra, loops)
+        c = _Card(nid, node, face, label, colour, names, subs, extra, loops)
         slots = max(len(side_ends["left"][nid]), len(side_ends["right"][nid]))
-        c.h = max(10 + 10 + 4 + 15.5 * len(names) + 13 * len(subs) + (14 if extra else 0) + 7
-                  + node.get("_face_height", 0), (slots + 1) * SLOT + 2)
+        foot = face.glyph[2] + 8 if face and face.glyph else 0
+        c.h = max(10 + 10 + 4 + 15.5 * len(names) + 13 * len(subs) + (14 if extra else 0) + 7 + foot,
+                  (slots + 1) * SLOT + 2)
         cards[nid] = c
+    starts = [sum(1 for b in v.open_boxes if b.first_row == r) for r in range(len(rows))]
+    ends = [sum(1 for b in v.open_boxes if b.last_row == r) for r in range(len(rows))]
+    row_top, row_bottom = [0.0] * len(rows), [0.0] * len(rows)
     bands = []
     for ri, r in enumerate(rows):
-        top = y
+        y += 24 * starts[ri]  # room for the names of open subgroophs starting here
+        top = row_top[ri] = y
         for k, nid in enumerate(r):
             c = cards[nid]
             if k == 0 and len(r) > 1:
@@ -369,11 +281,33 @@ def render_graph(doc: dict, theme: Theme, width: float = 400, view: GraphView | 
                 y += 8
             c.x, c.y = card_x, y
             y += c.h
+        row_bottom[ri] = y
         if len(r) > 1:
             bands.append(pen.rect(card_x - 6, top - 4, card_w + 12, y - top + 10, fill="surface-2", stroke="line", rx=12)
                          + pen.text(card_x + 2, top + 9, 9.5, f"{len(r)} side by side", "ink-3", bold=True))
+        y += 10 * ends[ri]
         if ri < len(rows) - 1:
             y += RANK_GAP
+
+    # §7.7 underlay: open frames (outer first), the closed boxes' back cards
+    underlay = []
+    for b in v.open_boxes:
+        out = 5 + 4 * b.inner_depth
+        left, right = card_x - out, card_x + card_w + out
+        top = row_top[b.first_row] - 24 * (1 + b.inner_same_start) + 4
+        bottom = row_bottom[b.last_row] + 4 + 4 * b.inner_same_end
+        words_w = card_w / 2 - 34
+        name = meaning.name_or_id(b.group)
+        source = b.group.get("from") if isinstance(b.group.get("from"), str) else ""
+        underlay.append(f'<g data-group="{attr(b.group.get("id", ""))}" data-open="">'
+                        + pen.rect(left, top, right - left, bottom - top, stroke="line-strong", rx=12, dash="5 4")
+                        + pen.text(left + 8, top + 13, 9.5, truncate(name, words_w, 9.5, "bold"), "ink-3", bold=True)
+                        + pen.text(right - 8, top + 13, 9.5, truncate(source, words_w, 9.5), "ink-3", anchor="end")
+                        + "</g>")
+    for nid in column:
+        c = cards[nid]
+        if c.face:
+            underlay.append(pen.rect(c.x + 4, c.y + 4, card_w, c.h, fill="surface", stroke="line-strong", rx=9))
 
     # §7.5 edges
     next_lines, margin_lines = [], {"left": [], "right": []}
@@ -396,6 +330,7 @@ def render_graph(doc: dict, theme: Theme, width: float = 400, view: GraphView | 
         a, b = cards[e["from"]], cards[e["to"]]
         if routes[j] == "next":
             group = twins[(e["from"], e["to"])]
+            # several edges joining the same pair stand 64 apart, centred on the card's middle (our reading)
             x = card_x + card_w / 2 + (group.index(j) - (len(group) - 1) / 2) * TWIN_SHIFT
             y1, y2 = a.y + a.h, b.y
             next_lines.append(f'<g data-edge="{eid}">' + pen.line(f"M{pt(x, y1)} V{fmt(y2 - 5.5)}", colour, sw, dash)
@@ -425,9 +360,8 @@ def render_graph(doc: dict, theme: Theme, width: float = 400, view: GraphView | 
                           + pen.rect(x - lw / 2, cy - 6.5, lw, 13, fill="bg", stroke=colour, rx=6.5)
                           + pen.text(x, cy + 3.2, 9, label, colour, bold=True, anchor="middle") + "</g>")
 
-    card_markup = []
-    for nid in column:
-        card_markup.append(_draw_card(pen, cards[nid], card_w, v.loops, card_face))
+    card_markup = [_draw_card(pen, cards[nid], card_w) for nid in column]
+    overlay = [_glyph_at(cards[nid]) for nid in column if cards[nid].face and cards[nid].face.glyph]
 
     # §7.6 loops
     y += 14
@@ -438,7 +372,7 @@ def render_graph(doc: dict, theme: Theme, width: float = 400, view: GraphView | 
         y += 20
         plan = meaning.is_plan(doc)
         index = meaning.build_index(doc)
-        for li, lp in enumerate(v.loops):
+        for li, lp in enumerate(v.loop_sources):
             parts = []
             y += 12
             parts.append(pen.circle(17, y - 4, 4.5, fill=loop_colour(li)))
@@ -459,8 +393,9 @@ def render_graph(doc: dict, theme: Theme, width: float = 400, view: GraphView | 
             y += 12
             loop_markup.append(f'<g data-loop="{attr(lp.get("id", ""))}">' + "".join(parts) + "</g>")
 
-    body = (head + "".join(bands) + "".join(next_lines) + "".join(margin_lines["left"])
-            + "".join(margin_lines["right"]) + "".join(card_markup) + "".join(labels) + "".join(loop_markup))
+    body = (head + "".join(bands) + "".join(underlay) + "".join(next_lines) + "".join(margin_lines["left"])
+            + "".join(margin_lines["right"]) + "".join(card_markup) + "".join(overlay) + "".join(labels)
+            + "".join(loop_markup))
     return frame("graph", W, y + 6, title_of(doc), theme, body)
 
 
@@ -481,16 +416,12 @@ def _label_y(x: float, y1: float, y2: float, w: float, placed: list[tuple[float,
     return mid
 
 
-def _draw_card(pen: Pen, c: _Card, w: float, loops: list[dict], card_face) -> str:
-    """§7.4: a node's card inside `<g data-node>` (or a subgrooph's, with its face)."""
+def _draw_card(pen: Pen, c: _Card, w: float) -> str:
+    """§7.4: a node's card inside `<g data-node>`, or a closed subgrooph's inside `<g data-group>`."""
     x, y, h = c.x, c.y, c.h
-    node = c.node
-    kind = node.get("kind")
+    kind = None if c.face else c.node.get("kind")
     gate = kind == "human-gate"
-    opener = node.get("_face_group") or f'<g data-node="{attr(c.id)}">'
-    out = [opener]
-    if node.get("_face_back"):
-        out.append(pen.rect(x + 4, y + 4, w, h, fill="surface", stroke="line-strong", rx=9))
+    out = [f'<g data-group="{attr(c.id)}">' if c.face else f'<g data-node="{attr(c.id)}">']
     out.append(pen.rect(x, y, w, h, fill="surface", stroke="gate" if gate else "line-strong",
                         stroke_width=1.8 if gate else 1, rx=16 if kind == "stop" else 9, mark="card"))
     ty = y + 18
@@ -508,7 +439,13 @@ def _draw_card(pen: Pen, c: _Card, w: float, loops: list[dict], card_face) -> st
     if c.extra:
         ty += 14
         out.append(pen.text(x + 10, ty, 10, c.extra, "gate", bold=True))
-    if card_face is not None:
-        out.append(card_face(pen, c, x, y, w, h))
     out.append("</g>")
     return "".join(out)
+
+
+def _glyph_at(c: _Card) -> str:
+    """§7.7: the glyph of what a closed subgrooph holds, nested at the foot of its card."""
+    markup, gw, gh, (vx, vy, vw, vh) = c.face.glyph
+    return (f'<svg x="{fmt(c.x + 10)}" y="{fmt(c.y + c.h - gh - 8)}" width="{fmt(gw)}" height="{fmt(gh)}"'
+            f' viewBox="{fmt(vx)} {fmt(vy)} {fmt(vw)} {fmt(vh)}" fill="none" stroke-linecap="round"'
+            f' stroke-linejoin="round" data-glyph="">{markup}</svg>')
