@@ -131,7 +131,7 @@ class MapIndex:
 
 
 def _items(doc: dict, key: str) -> list:
-    v = doc.get(key)
+    v = doc.get(key) if isinstance(doc, dict) else None
     return v if isinstance(v, list) else []
 
 
@@ -255,19 +255,18 @@ def crossing(index: MapIndex, kind: str | None, from_id: object, to_id: object) 
     None when the kind can make the trip, when either end is not a session (a person or a dangling
     end), or when nothing differs. A self handoff never crosses (same lane, same harness).
     """
-    if kind is None:
+    if kind not in STAYS_IN_HARNESS_AND_ACCOUNT and kind not in STAYS_IN_ACCOUNT:
         return None
     a, b = index.session(from_id), index.session(to_id)
     if a is None or b is None:
         return None
+    return _crossing(index, kind, a, b)
+
+
+def _crossing(index: MapIndex, kind: str, a: dict, b: dict) -> Crossing | None:
     acc = accounts_differ(index, a, b)
     har = harnesses_differ(a, b)
-    if kind in STAYS_IN_HARNESS_AND_ACCOUNT:
-        fires = acc or har
-    elif kind in STAYS_IN_ACCOUNT:
-        fires = acc
-    else:
-        return None
+    fires = (acc or har) if kind in STAYS_IN_HARNESS_AND_ACCOUNT else acc
     if not fires:
         return None
     if acc:
@@ -284,10 +283,19 @@ def notification_misses_person(index: MapIndex, kind: str | None, to_id: object)
 def kinds_that_can_carry(index: MapIndex, from_id: object, to_id: object) -> list[str]:
     """The carrier kinds that would raise neither W_CARRIER_CANNOT_CROSS nor W_NOTIFY_NOT_PERSON
     between these two ends, in the order of map.md §2.7 (used by repairs and messages)."""
-    return [
-        k for k in CARRIER_KINDS
-        if crossing(index, k, from_id, to_id) is None and not notification_misses_person(index, k, to_id)
-    ]
+    a, b = index.session(from_id), index.session(to_id)
+    acc = a is not None and b is not None and accounts_differ(index, a, b)
+    har = a is not None and b is not None and harnesses_differ(a, b)
+    out = []
+    for k in CARRIER_KINDS:
+        if k in STAYS_IN_HARNESS_AND_ACCOUNT and (acc or har):
+            continue
+        if k in STAYS_IN_ACCOUNT and acc:
+            continue
+        if notification_misses_person(index, k, to_id):
+            continue
+        out.append(k)
+    return out
 
 
 def end_facts(index: MapIndex, end_id: object) -> dict:

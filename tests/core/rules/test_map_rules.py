@@ -600,3 +600,33 @@ def test_rules_never_raise_and_every_issue_is_well_formed(doc, answer):
             value_at(doc, p)  # every pointer names a value of the document
     shape_line(map_shape(doc))
     by_hand_lines(doc)
+
+
+# --- the fast suggestion equals graph.md §5.1's --------------------------------------------------
+
+id_words = st.text(alphabet=st.sampled_from(list("abcd-1")), min_size=1, max_size=12)
+
+
+@settings(max_examples=500, deadline=None)
+@given(id_words, st.lists(id_words, max_size=12))
+def test_id_suggester_equals_did_you_mean(word, candidates):
+    from grooph_core.rules.map.references import IdSuggester
+    from grooph_core.text import did_you_mean
+
+    suggest = IdSuggester(candidates)
+    assert suggest(word) == did_you_mean(word, candidates)
+    assert suggest(word) == did_you_mean(word, candidates)  # cached answer
+
+
+def test_suggestions_stop_at_the_budget_on_a_pathological_map():
+    """Thousands of distinct dangling ends against thousands of sessions: the rule still answers
+    quickly; later ends lose their suggestion (data says the search was skipped)."""
+    doc = ex.tiny_shop()
+    doc["sessions"] = [{"id": f"s{i}", "name": "", "lane": "desk", "harness": "codex", "role": "r"} for i in range(3000)]
+    doc["handoffs"] = [{"id": f"h{i}", "from": "s1", "to": f"s{i}x", "carrier": {"kind": "session-message"}}
+                       for i in range(3000)]
+    dangling = [i for i in map_rule_issues(doc) if i.code == "E_DANGLING_REF"]
+    assert len(dangling) == 3000
+    assert dangling[0].data["suggestion"] == "s0" and dangling[0].data["suggestion_searched"] is True
+    assert dangling[-1].data["suggestion"] is None and dangling[-1].data["suggestion_searched"] is False
+    assert dangling[-1].message == 'handoff "h2999" ends at unknown session "s2999x"'
