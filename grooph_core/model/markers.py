@@ -75,7 +75,8 @@ class Title:
 class GroophModel(BaseModel):
     """Base of every document object: unknown keys are allowed and kept (graph.md §1.2)."""
 
-    model_config = ConfigDict(extra="allow", populate_by_name=True)
+    # defer_build: the validators are built on first use only; the checker never needs them.
+    model_config = ConfigDict(extra="allow", populate_by_name=True, defer_build=True)
 
 
 def pattern_str(pattern: str, expected: str, *extra) -> type:
