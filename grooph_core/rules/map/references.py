@@ -64,6 +64,7 @@ class IdSuggester:
         for c, low in zip(candidates, self.lowered):
             self.first_equal.setdefault(low, c)
         self.cache: dict[str, str | None] = {}
+        self.complete: dict[str, bool] = {}  # word -> its search ran to the end
         self.budget = budget
         self.exhausted = False
 
@@ -91,7 +92,13 @@ class IdSuggester:
         elif best is None and not w:
             best = next((c for c, low in zip(self.candidates, self.lowered) if len(low) <= limit), None)
         self.cache[word] = best
+        self.complete[word] = best is not None or not self.exhausted
         return best
+
+    def searched(self, word: str) -> bool:
+        """False when the work cap cut this word's search short (so a missing suggestion means
+        nothing)."""
+        return self.complete.get(word, False)
 
 
 def _suffix(suggestion: str | None) -> str:
@@ -106,7 +113,8 @@ def dangling_ref_issues(index: MapIndex) -> list[Issue]:
     """map.md §6.2: sessions' lanes first (document order), then each handoff's `from`, then `to`.
 
     Pointer: the offending string. `data`: `ref` (the unknown id), `field` (lane/from/to), `holder`
-    (session/handoff), `holder_id`, `suggestion` (the did-you-mean id or None).
+    (session/handoff), `holder_id`, `suggestion` (the did-you-mean id or None), `suggestion_searched`
+    (False when the work cap of IdSuggester skipped the search).
     """
     out: list[Issue] = []
     lane_hint: IdSuggester | None = None
@@ -124,7 +132,7 @@ def dangling_ref_issues(index: MapIndex) -> list[Issue]:
             "E_DANGLING_REF", f'session "{sid}" is in unknown lane "{lane}"{_suffix(hint)}', [sid],
             [f"/sessions/{i}/lane"],
             ref=lane, field="lane", holder="session", holder_id=sid, suggestion=hint,
-            suggestion_searched=not lane_hint.exhausted,
+            suggestion_searched=lane_hint.searched(lane),
         ))
     end_hint: IdSuggester | None = None
     for i, h in enumerate(index.handoff_list):
@@ -146,6 +154,6 @@ def dangling_ref_issues(index: MapIndex) -> list[Issue]:
                 "E_DANGLING_REF", f'handoff "{hid}" {END_WORDS[field]} {what}{_suffix(hint)}', [hid],
                 [f"/handoffs/{i}/{field}"],
                 ref=end, field=field, holder="handoff", holder_id=hid, suggestion=hint,
-                suggestion_searched=not end_hint.exhausted,
+                suggestion_searched=end_hint.searched(end),
             ))
     return out
