@@ -162,6 +162,7 @@ function scenarios.flow(bufnr, uri)
   local client = client_of(bufnr)
   step('attached', client ~= nil)
   step('encoding', client and client.offset_encoding or vim.NIL)
+  step('start_method', require('grooph').start_method)
   step('filetype', vim.bo[bufnr].filetype)
   local first = wait_diagnostics(uri, 0, function(d)
     return #d > 0
@@ -230,6 +231,24 @@ function scenarios.preview_command(bufnr)
   local ok, message = pcall(vim.cmd, 'GroophPreview diagonal')
   step('command', { ok = ok, message = message and tostring(message) or vim.NIL })
   step('filetype', vim.bo[bufnr].filetype)
+end
+
+-- plan.pretend_below = '0.11' makes the plugin take its 0.8-0.10 branch (vim.lsp.start) on a newer
+-- Neovim, so that branch is exercised where only a newer build is at hand.
+if plan.pretend_below and plan.pretend_below ~= vim.NIL then
+  local real_has = vim.fn.has
+  local hidden = {}
+  for _, v in ipairs({ '0.11', '0.12', '0.13' }) do
+    if vim.version.lt and not vim.version.lt(v, plan.pretend_below) then
+      hidden['nvim-' .. v] = true
+    end
+  end
+  vim.fn.has = function(feature)
+    if hidden[feature] then
+      return 0
+    end
+    return real_has(feature)
+  end
 end
 
 local ok, err = xpcall(function()

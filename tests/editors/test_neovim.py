@@ -148,7 +148,17 @@ def diag_summary(diagnostics) -> list[tuple]:
     return [(d["code"], d["range"]["start"]["line"], d["range"]["start"]["character"]) for d in diagnostics]
 
 
-def test_diagnostics_format_on_save_and_quick_fix(tmp_path: Path):
+def _nvim_version() -> tuple[int, ...]:
+    out = subprocess.run([NVIM, "--version"], capture_output=True, text=True, timeout=30).stdout
+    return tuple(int(n) for n in out.split()[1].lstrip("v").split("-")[0].split(".")[:3])
+
+
+@pytest.mark.parametrize("pretend_below", [None, "0.11"], ids=["native", "as-0.8-0.10"])
+def test_diagnostics_format_on_save_and_quick_fix(tmp_path: Path, pretend_below: str | None):
+    """The whole path on the running Neovim's own branch; on 0.11+ once more through the plugin's
+    0.8-0.10 branch (vim.lsp.start). The 0.7 branch runs on Debian's 0.7.2."""
+    if pretend_below is not None and _nvim_version() < (0, 11, 0):
+        pytest.skip(f"Neovim {'.'.join(map(str, _nvim_version()))} takes its own branch; the 0.8-0.10 branch needs 0.11+ to be forced")
     project = tmp_path / "project"
     project.mkdir()
     (project / ".git").mkdir()  # the root marker the plugin starts the server for
@@ -159,9 +169,14 @@ def test_diagnostics_format_on_save_and_quick_fix(tmp_path: Path):
     canonical = grooph("fmt", doc.name, cwd=project).stdout
     assert canonical.startswith('{\n  "grooph": 0,'), canonical[:80]
 
-    r = run_nvim(tmp_path, "flow", doc, code="E_DANGLING_REF")
+    r = run_nvim(tmp_path, "flow", doc, code="E_DANGLING_REF", pretend_below=pretend_below)
     assert r["attached"] is True, r["notifications"]
     assert r["filetype"] == "grooph"
+    version = _nvim_version()
+    if pretend_below is not None or (0, 8) <= version < (0, 11):
+        assert r["start_method"] == "vim.lsp.start"
+    else:
+        assert r["start_method"] == ("vim.lsp.enable" if version >= (0, 11) else "vim.lsp.start_client")
     encoding = r["encoding"]
     assert encoding in ("utf-8", "utf-16", "utf-32")
 

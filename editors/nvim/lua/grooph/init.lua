@@ -275,8 +275,12 @@ local function attach(bufnr)
   end
 end
 
+--- How setup started the server on this Neovim: 'vim.lsp.enable', 'vim.lsp.start' or 'vim.lsp.start_client'.
+M.start_method = nil
+
 local function start_server()
   if has('0.11') and vim.lsp.config and vim.lsp.enable then
+    M.start_method = 'vim.lsp.enable'
     local config = lsp_config(nil)
     config.name = nil
     config.filetypes = M.filetypes
@@ -287,6 +291,7 @@ local function start_server()
     end
     return
   end
+  M.start_method = has('0.8') and 'vim.lsp.start' or 'vim.lsp.start_client'
   vim.api.nvim_create_autocmd('FileType', {
     group = group,
     pattern = M.filetypes,
