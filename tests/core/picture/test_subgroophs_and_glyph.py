@@ -8,20 +8,12 @@ from grooph_core.cli import main
 from grooph_core.picture import PictureError, render_svg
 from grooph_core.picture.glyph import glyph_svg
 
-from .helpers import card_of, children, essay, parse, rect_box, tag, with_attr
+from .helpers import card_of, children, essay, example, parse, rect_box, tag, with_attr
 
 
 def with_groups():
-    doc = essay()
-    doc["nodes"][3]["irreversible"] = ["publish"]
-    doc["edges"].append({"id": "e9", "from": "lint", "to": "review", "when": "pass"})
-    doc["groups"] = [
-        {"id": "checks", "name": "Checks", "members": ["lint", "inner"], "from": "review-kit@2",
-         "description": "Lint, then a critic reads it"},
-        {"id": "inner", "name": "Critic", "members": ["review"], "from": "critic-pass@1"},
-        {"id": "plain", "name": "Not drawn", "members": ["plan"]},
-    ]
-    return doc
+    """essay-week with a placed kit holding Lint and a nested kit holding Review, and a plain group."""
+    return example("essay-week-kits.grooph.json")
 
 
 def texts(el):
