@@ -212,11 +212,12 @@ def test_diagnostics_format_on_save_and_quick_fix(tmp_path: Path, pretend_below:
     assert [i for i in errors if i["severity"] == "error"] == []
 
 
-def _ranged_dangling_fixtures() -> list[Path]:
-    return [p for p in fixture_files("invalid", "E_DANGLING_REF") if p.name.endswith(".grooph.json")]
+def _dangling_fixtures() -> list[Path]:
+    """Graphs and operation maps (map.md: the map's E_DANGLING_REF) that dangle."""
+    return fixture_files("invalid", "E_DANGLING_REF") + fixture_files("maps", "invalid", "E_DANGLING_REF")
 
 
-@pytest.mark.parametrize("fixture", _ranged_dangling_fixtures(), ids=lambda p: str(p.relative_to(FIXTURES)))
+@pytest.mark.parametrize("fixture", _dangling_fixtures(), ids=lambda p: str(p.relative_to(FIXTURES)))
 def test_invalid_fixture_diagnostics_in_neovim(tmp_path: Path, fixture: Path):
     """The team's E_DANGLING_REF fixtures, opened as they are: codes in validation order; each dangling
     reference's range covers exactly the JSON string of the unknown id (graph.md §5: the pointer is
@@ -227,6 +228,7 @@ def test_invalid_fixture_diagnostics_in_neovim(tmp_path: Path, fixture: Path):
     if expect.get("export"):
         pytest.skip("fixture needs the export check; covered by the server tests")
     r = run_nvim(tmp_path, "open", doc, code="E_DANGLING_REF")
+    assert r["filetype"] == ("grooph-map" if fixture.name.endswith(".grooph-map.json") else "grooph")
     assert r["attached"] is True, r["notifications"]
     assert r["opened"], r["notifications"]
     if "issues" in expect:
@@ -294,6 +296,21 @@ def test_preview_draws_the_picture_with_grooph_image(tmp_path: Path):
     # The drawing is `grooph image` of this document: the same bytes as the command line gives.
     direct = grooph("image", doc.name, "--theme", "auto", cwd=tmp_path).stdout
     assert r["picture"] == direct
+
+
+def test_preview_of_a_map_in_the_sequence_view(tmp_path: Path):
+    maps = fixture_files("maps", "valid")
+    if not maps:
+        pytest.skip("no valid map fixture yet")
+    doc = tmp_path / maps[0].name
+    shutil.copyfile(maps[0], doc)
+    r = run_nvim(tmp_path, "preview", doc, view="sequence")
+    preview = r["preview"]
+    assert preview["error"] is None, (preview, r["notifications"])
+    direct = grooph("image", doc.name, "--view", "sequence", "--theme", "auto", cwd=tmp_path).stdout
+    assert r["picture"] == direct
+    plain = grooph("image", doc.name, "--theme", "auto", cwd=tmp_path).stdout
+    assert r["picture"] != plain  # the view argument reached grooph image
 
 
 def test_preview_command_refuses_an_unknown_view(tmp_path: Path):
