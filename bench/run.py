@@ -1,0 +1,380 @@
+"""Keystroke latency of grooph-lsp at every document size, side by side with a peer (issue 8).
+
+Usage (from the repository root, after `.ci/setup`, which runs `npm ci` in bench/):
+
+    python bench/run.py                 # the full run: 2k, 24k, 240k, 1M characters; a few minutes
+    python bench/run.py --quick         # a fast sanity run: 2k and 24k, few repeats
+    python bench/run.py --sizes 24000 1000000 --kinds graph --repeats 20 --out /tmp/r.json
+
+For each generated document (bench/generate.py: graphs and maps, clean and with a few faults) it
+measures, each as median and p95 over repeated runs:
+
+- floor: `json.loads` of the text;
+- peer:  vscode-json-languageservice (node, bench/peer.js) parsing the text and validating it against
+         our published JSON Schema (grooph_core/schema/*.schema.json);
+- (a) analysis: `grooph_core.analysis.analyze` (parse, schema, every rule) plus the span and the
+         line/column of every issue and of its related places, from the text, nothing cached;
+- (b) round trip: one keystroke (a ranged didChange typing or deleting one character in the middle
+         of the document) until the real server, started as `python -m grooph_lsp` over stdio with
+         debounce 0, has published the diagnostics of that version;
+- (c) formatting: a textDocument/formatting request on the open document;
+- (d) quick fix: a textDocument/codeAction request (only: quickfix) on the misspelt reference of a
+         document with faults;
+- (e) memory: the server's peak resident memory (VmHWM), once idle after initialize and once after
+         everything above on this document (a fresh server per document).
+
+It prints one table (ratios ours/peer and ours/floor are of the medians of (a)) and writes every
+figure to bench/results.json (not committed). Timings are wall-clock; the in-process ones are also
+recorded as process CPU time (for node: `process.cpuUsage()`, which counts its GC threads too), and
+the table compares floor, peer and analysis on CPU time by default (`--clock wall` for wall time):
+on a machine shared with other work, wall time mostly measures the scheduler. Nothing here asserts
+a timing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+ROOT = BENCH.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.generate import Document, documents  # noqa: E402
+from bench.lsp_client import LspServerProcess  # noqa: E402
+
+SIZES = (2_000, 24_000, 240_000, 1_000_000)
+QUICK_SIZES = (2_000, 24_000)
+SCHEMAS = {"graph": ROOT / "grooph_core/schema/grooph-0.schema.json", "map": ROOT / "grooph_core/schema/grooph-map-0.schema.json"}
+TARGETS = {
+    "analysis_over_peer": 1.0,
+    "round_trip_p50_ms": {24_000: 25.0, 1_000_000: 250.0},
+    "per_char_spread": 2.0,
+    "memory_over_text": 10.0,
+}
+
+
+# ---- statistics ------------------------------------------------------------------------------------
+
+
+def summary(samples: list[float]) -> dict:
+    """Median, p95 (nearest rank), min and count of a list of milliseconds."""
+    s = sorted(samples)
+    if not s:
+        return {"n": 0, "p50": None, "p95": None, "min": None}
+    rank = max(1, -(-95 * len(s) // 100))  # ceil(0.95 n)
+    return {"n": len(s), "p50": statistics.median(s), "p95": s[rank - 1], "min": s[0]}
+
+
+def repeats_for(chars: int, quick: bool, override: int | None) -> int:
+    if override:
+        return override
+    if quick:
+        return 5
+    return 60 if chars < 10_000 else 30 if chars < 100_000 else 15 if chars < 500_000 else 11
+
+
+def timed(fn, repeats: int, warmup: int = 2) -> tuple[list[float], list[float]]:
+    """(wall ms, process CPU ms) of `fn()` over `repeats` runs, after `warmup` untimed runs."""
+    for _ in range(warmup):
+        fn()
+    wall, cpu = [], []
+    for _ in range(repeats):
+        gc.collect()
+        c = time.process_time()
+        t = time.perf_counter()
+        fn()
+        wall.append((time.perf_counter() - t) * 1000)
+        cpu.append((time.process_time() - c) * 1000)
+    return wall, cpu
+
+
+# ---- (a) and the floor, in this process ------------------------------------------------------------
+
+
+def full_analysis(doc: Document):
+    """What an editor needs from a text: every issue with the span and line/column of its target and
+    of each related place (the same work the server does to build its diagnostics)."""
+    from grooph_core.analysis import analyze
+
+    a = analyze(doc.text, name=doc.name)
+    lines = a.line_index
+    placed = []
+    for issue in a.issues:
+        s, e = a.span(issue)
+        related = [lines.position(a.pointer_span(p)[0]) for p, _ in issue.related]
+        placed.append((issue.code, lines.position(s), lines.position(e), related))
+    return a, placed
+
+
+def measure_in_process(doc: Document, repeats: int) -> dict:
+    analysis, placed = full_analysis(doc)
+    wall, cpu = timed(lambda: full_analysis(doc), repeats)
+    floor_wall, floor_cpu = timed(lambda: json.loads(doc.text), repeats)
+    return {
+        "issues": [code for code, *_ in placed],
+        "analysis": {"wall": summary(wall), "cpu": summary(cpu)},
+        "floor": {"wall": summary(floor_wall), "cpu": summary(floor_cpu)},
+    }
+
+
+# ---- the peer --------------------------------------------------------------------------------------
+
+
+def run_peer(docs: list[Document], files: dict[str, Path], repeats: dict[str, int], workdir: Path) -> dict:
+    """Times of vscode-json-languageservice per document name, or {"error": why} when it cannot run."""
+    node = shutil.which("node")
+    if node is None:
+        return {"error": "node is not installed"}
+    if not (BENCH / "node_modules" / "vscode-json-languageservice").is_dir():
+        return {"error": "bench/node_modules is missing: run `npm ci` in bench/ (or .ci/setup)"}
+    job = {"schemas": {k: str(v) for k, v in SCHEMAS.items()},
+           "docs": [{"file": str(files[d.name]), "kind": d.kind, "repeats": repeats[d.name], "warmup": max(5, repeats[d.name])}
+                    for d in docs]}
+    job_file = workdir / "peer-job.json"
+    job_file.write_text(json.dumps(job), encoding="utf-8")
+    proc = subprocess.run([node, str(BENCH / "peer.js"), str(job_file)], capture_output=True,
+                          text=True, timeout=3600)
+    if proc.returncode != 0:
+        return {"error": f"peer.js failed: {proc.stderr.strip()[-2000:]}"}
+    out = json.loads(proc.stdout)
+    by_file = {r["file"]: r for r in out["results"]}
+    results = {}
+    for d in docs:
+        r = by_file[str(files[d.name])]
+        results[d.name] = {"wall": summary(r["wall_ms"]), "cpu": summary(r["cpu_ms"]),
+                           "diagnostics": r["diagnostics"], "messages": r["messages"]}
+    return {"version": out["version"], "node": out["node"], "results": results}
+
+
+# ---- (b)-(e): the real server over stdio -----------------------------------------------------------
+
+
+def _position(text: str, offset: int) -> dict:
+    """LSP position (UTF-16 columns) of a character offset."""
+    from grooph_core.line_index import LineIndex
+
+    line, col = LineIndex(text).position(offset, "utf-16")
+    return {"line": line, "character": col}
+
+
+def measure_server(doc: Document, repeats: int, workdir: Path, file: Path) -> dict:
+    uri = file.as_uri()
+    out: dict = {}
+    with LspServerProcess(str(ROOT), init_options={"grooph": {"debounceMs": 0}}) as server:
+        out["idle_hwm_kb"] = server.status("VmHWM")
+        version = 1
+        t = server.notify("textDocument/didOpen", {"textDocument": {
+            "uri": uri, "languageId": "grooph-map" if doc.kind == "map" else "grooph", "version": version, "text": doc.text}})
+        got = server.wait_diagnostics(uri, version)
+        out["open_ms"] = (got.at - t) * 1000
+        diagnostics = got.message["params"]["diagnostics"]
+        out["diagnostics"] = len(diagnostics)
+
+        # (b) keystrokes: type one character in the middle, then delete it, and so on.
+        at = _position(doc.text, doc.edit_at)
+        after = {"line": at["line"], "character": at["character"] + 1}
+        samples = []
+        for k in range(repeats + 2):
+            version += 1
+            change = ({"range": {"start": at, "end": at}, "text": "x"} if k % 2 == 0
+                      else {"range": {"start": at, "end": after}, "text": ""})
+            t = server.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
+                                                          "contentChanges": [change]})
+            got = server.wait_diagnostics(uri, version)
+            if k >= 2:
+                samples.append((got.at - t) * 1000)
+        if version % 2 == 0:  # leave the text as generated (an even number of keystrokes)
+            version += 1
+            server.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
+                                                     "contentChanges": [{"range": {"start": at, "end": after}, "text": ""}]})
+            diagnostics = server.wait_diagnostics(uri, version).message["params"]["diagnostics"]
+        out["round_trip"] = summary(samples)
+
+        # (c) formatting of the open document.
+        params = {"textDocument": {"uri": uri}, "options": {"tabSize": 2, "insertSpaces": True}}
+        fmt = []
+        edits = None
+        for _ in range(max(3, repeats // 2)):
+            ms, edits = server.timed_request("textDocument/formatting", params)
+            fmt.append(ms)
+        out["formatting"] = summary(fmt)
+        out["formatting_edits"] = len(edits or [])
+
+        # (d) a quick fix on the misspelt reference.
+        if doc.dangling is not None:
+            rng = {"start": _position(doc.text, doc.dangling[0]), "end": _position(doc.text, doc.dangling[1])}
+            ctx = [d for d in diagnostics if d.get("code") == "E_DANGLING_REF"]
+            params = {"textDocument": {"uri": uri}, "range": rng, "context": {"diagnostics": ctx, "only": ["quickfix"]}}
+            fixes, actions = [], None
+            for _ in range(max(3, repeats // 2)):
+                ms, actions = server.timed_request("textDocument/codeAction", params)
+                fixes.append(ms)
+            out["quick_fix"] = summary(fixes)
+            out["quick_fix_titles"] = [a.get("title") for a in actions or []]
+        out["peak_hwm_kb"] = server.status("VmHWM")
+        out["rss_kb"] = server.status("VmRSS")
+    return out
+
+
+# ---- the table -------------------------------------------------------------------------------------
+
+
+def _ms(x) -> str:
+    if x is None:
+        return "-"
+    return f"{x:.2f}" if x < 10 else f"{x:.1f}" if x < 100 else f"{x:.0f}"
+
+
+def _ratio(a, b) -> str:
+    return "-" if a is None or not b else f"{a / b:.2f}"
+
+
+def table(results: list[dict], clock: str = "cpu") -> str:
+    head = ("doc", "chars", "issues", "floor", "peer", "ours(a)", "a p95", "/peer", "/floor",
+            "rt p50", "rt p95", "fmt", "fix", "mem MB", "mem/text")
+    rows = [head]
+    for r in results:
+        a = r["analysis"][clock]
+        floor = r["floor"][clock]["p50"]
+        peer = r.get("peer", {}).get(clock, {}).get("p50")
+        srv = r.get("server", {})
+        mem = srv.get("peak_hwm_kb")
+        growth = None if mem is None else mem - srv["idle_hwm_kb"]
+        rows.append((
+            f"{r['kind']}{' +faults' if r['faults'] else ''}", f"{r['chars']:,}", str(len(r["issues"])),
+            _ms(floor), _ms(peer), _ms(a["p50"]), _ms(a["p95"]), _ratio(a["p50"], peer), _ratio(a["p50"], floor),
+            _ms(srv.get("round_trip", {}).get("p50")), _ms(srv.get("round_trip", {}).get("p95")),
+            _ms(srv.get("formatting", {}).get("p50")), _ms(srv.get("quick_fix", {}).get("p50")),
+            "-" if mem is None else f"{mem / 1024:.0f} (+{growth / 1024:.0f})",
+            "-" if mem is None else f"{growth * 1024 / r['bytes']:.1f}",
+        ))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
+    lines = []
+    for n, row in enumerate(rows):
+        lines.append("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))))
+        if n == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+LEGEND = """\
+times in ms, medians unless marked p95; floor = json.loads; peer = vscode-json-languageservice parse+validate;
+ours(a) = full analysis with every issue placed; /peer, /floor = ours(a) median over theirs;
+floor, peer and ours(a) are on the clock chosen with --clock (CPU time of the process by default);
+rt = keystroke round trip didChange -> publishDiagnostics over stdio; fmt = formatting request;
+fix = quick-fix codeAction request; mem MB = server peak VmHWM (+ growth over the idle server);
+mem/text = that growth over the document's UTF-8 size."""
+
+
+def verdicts(results: list[dict], clock: str = "cpu") -> list[str]:
+    """One line per target of issue 8: met or not, with the figures that decide it."""
+    out = []
+    ratios = [(r["name"], r["analysis"][clock]["p50"] / r["peer"][clock]["p50"]) for r in results if r.get("peer")]
+    if ratios:
+        worst = max(ratios, key=lambda x: x[1])
+        out.append(f"analysis <= peer at every size: {'met' if worst[1] <= 1.0 else 'NOT met'} (worst {worst[1]:.2f} on {worst[0]})")
+    for size, limit in TARGETS["round_trip_p50_ms"].items():
+        rts = [(r["name"], r["server"]["round_trip"]["p50"]) for r in results if r["size"] == size and r.get("server")]
+        if rts:
+            worst = max(rts, key=lambda x: x[1])
+            out.append(f"round trip p50 <= {limit:.0f} ms at {size:,}: {'met' if worst[1] <= limit else 'NOT met'} (worst {worst[1]:.1f} ms on {worst[0]})")
+    for kind in ("graph", "map"):
+        for faults in (False, True):
+            per = [(r["size"], r["analysis"][clock]["p50"] / r["chars"]) for r in results
+                   if r["kind"] == kind and r["faults"] == faults and r["size"] >= 24_000]
+            if len(per) >= 2:
+                spread = max(p for _, p in per) / min(p for _, p in per)
+                label = f"{kind}{' +faults' if faults else ''}"
+                out.append(f"linear growth 24k..1M ({label}): {'met' if spread <= 2.0 else 'NOT met'} "
+                           f"(time per character varies {spread:.2f}x)")
+    mems = [(r["name"], (r["server"]["peak_hwm_kb"] - r["server"]["idle_hwm_kb"]) * 1024 / r["bytes"],
+             r["server"]["peak_hwm_kb"] * 1024 / r["bytes"]) for r in results if r["size"] == 1_000_000 and r.get("server")]
+    if mems:
+        worst = max(mems, key=lambda x: x[1])
+        out.append(f"server memory <= 10x text at 1M: growth {'met' if worst[1] <= 10 else 'NOT met'} "
+                   f"(worst {worst[1]:.1f}x growth, {worst[2]:.1f}x counting the idle server, on {worst[0]})")
+    return out
+
+
+# ---- main ------------------------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="2k and 24k only, 5 repeats: a sanity run")
+    ap.add_argument("--sizes", type=int, nargs="+", help="document sizes in characters (default 2k 24k 240k 1M)")
+    ap.add_argument("--kinds", nargs="+", choices=("graph", "map"), default=["graph", "map"])
+    ap.add_argument("--repeats", type=int, help="timed runs per measure (default by size)")
+    ap.add_argument("--no-server", action="store_true", help="skip (b)-(e), the measures through the server")
+    ap.add_argument("--no-peer", action="store_true", help="skip the peer")
+    ap.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
+                    help="clock of the floor/peer/analysis columns and ratios (round trips are always wall)")
+    ap.add_argument("--out", default=str(BENCH / "results.json"), help="where to write the figures (JSON)")
+    args = ap.parse_args(argv)
+
+    sizes = tuple(args.sizes or (QUICK_SIZES if args.quick else SIZES))
+    started = time.time()
+    load_before = os.getloadavg()
+    docs = documents(sizes, tuple(args.kinds))
+    workdir = Path(tempfile.mkdtemp(prefix="grooph-bench-"))
+    try:
+        files = {}
+        for d in docs:
+            files[d.name] = workdir / d.name
+            files[d.name].write_text(d.text, encoding="utf-8")
+        repeats = {d.name: repeats_for(d.chars, args.quick, args.repeats) for d in docs}
+        peer = {"error": "skipped (--no-peer)"} if args.no_peer else run_peer(docs, files, repeats, workdir)
+        if "error" in peer:
+            print(f"peer: {peer['error']}", file=sys.stderr)
+        results = []
+        for size, d in zip([s for _ in args.kinds for s in sizes for _ in (0, 1)], docs):
+            print(f"measuring {d.name} ({d.chars:,} characters) ...", file=sys.stderr, flush=True)
+            r = {"name": d.name, "kind": d.kind, "size": size, "faults": d.faults, "chars": d.chars,
+                 "bytes": len(d.text.encode("utf-8")), "repeats": repeats[d.name]}
+            r.update(measure_in_process(d, repeats[d.name]))
+            if "results" in peer:
+                r["peer"] = peer["results"][d.name]
+            if not args.no_server:
+                r["server"] = measure_server(d, repeats[d.name], workdir, files[d.name])
+            results.append(r)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+    text = table(results, args.clock)
+    print(text)
+    print(LEGEND)
+    lines = verdicts(results, args.clock)
+    for line in lines:
+        print(line)
+    report = {
+        "command": " ".join([Path(sys.executable).name, "bench/run.py", *(argv if argv is not None else sys.argv[1:])]),
+        "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
+        "seconds": round(time.time() - started, 1),
+        "clock": args.clock,
+        "machine": {"python": platform.python_version(), "platform": platform.platform(), "cpus": os.cpu_count(),
+                    "load_before": load_before, "load_after": os.getloadavg()},
+        "peer": {k: v for k, v in peer.items() if k != "results"},
+        "targets": {**TARGETS, "round_trip_p50_ms": {str(k): v for k, v in TARGETS["round_trip_p50_ms"].items()}},
+        "verdicts": lines,
+        "table": text,
+        "results": results,
+    }
+    Path(args.out).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    print(f"figures written to {args.out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
