@@ -204,7 +204,15 @@ def run(argv: list[str]) -> int:
                 else:
                     sys.stderr.write(f"grooph: {message}\n")
                 return 1
-        write_text(target, text)
+        try:
+            write_text(target, text)
+        except OSError as e:
+            message = f"cannot write {target}: {e.strerror or e}; nothing was written"
+            if as_json:
+                _fail_json(file, applied=len(ops), ids=ids, issues=[i.to_json() for i in found], message=message)
+            else:
+                sys.stderr.write(f"grooph: {message}\n")
+            return 1
         written = True
 
     # 6. report

@@ -82,7 +82,11 @@ def run(argv: list[str]) -> int:
     if os.path.exists(path) and not flags.get("force"):
         sys.stderr.write(f"grooph: {path} already exists; pass --force to overwrite it\n")
         return 1
-    write_text(path, text)
+    try:
+        write_text(path, text)
+    except OSError as e:
+        sys.stderr.write(f"grooph: cannot write {path}: {e.strerror or e}\n")
+        return 1
     sys.stdout.write(f'wrote {path} ({noun} "{doc["id"]}")\n')
     if kind == "graph":
         sys.stdout.write(f"next: grooph apply {path} --ops <ops.json> --write\n")

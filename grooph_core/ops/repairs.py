@@ -59,14 +59,18 @@ def candidates_for(issue: Issue, doc: dict, kind: str) -> list[Candidate]:
 class _Checker:
     """The §8.2 checks for one document and one issue (the document is validated once)."""
 
-    def __init__(self, issue: Issue, doc: dict, kind: str, export: bool, resolver):
+    def __init__(self, issue: Issue, doc: dict, kind: str, export: bool, resolver, before: list[Issue] | None = None):
         from grooph_core.validate import validate_value
 
         self.issue, self.doc, self.kind, self.resolver = issue, doc, kind, resolver
-        self.export = export or CODES.get(issue.code) is not None and CODES[issue.code].export_only
+        forced = CODES.get(issue.code) is not None and CODES[issue.code].export_only
+        self.export = export or forced
         self._validate = validate_value
         self.schema_before = bool(schema_issues(doc, kind))
-        self.before = validate_value(doc, kind, export=self.export, resolver=resolver)
+        if before is None or self.export != export:
+            before = validate_value(doc, kind, export=self.export, resolver=resolver)
+        self.before = before
+        self.last: tuple[dict, list[Issue]] | None = None  # the result and issues of the last passing candidate
         self.key = (issue.code, tuple(issue.at))
         self.count_before = sum(1 for i in self.before if (i.code, tuple(i.at)) == self.key)
 
@@ -84,7 +88,7 @@ class _Checker:
             return False
         if ops_based and schema_issues(after_doc, self.kind):
             return False
-        after = self._validate(after_doc, self.kind, export=self.export, resolver=self.resolver)
+        after = full_after = self._validate(after_doc, self.kind, export=self.export, resolver=self.resolver)
         mapped = [(i.code, tuple(c.aliases.get(a, a) for a in i.at), tuple(i.pointers), i) for i in after]
         if not c.keeps_code:
             if c.gone is not None:
@@ -107,6 +111,7 @@ class _Checker:
                 return False
         if self.kind == "graph" and loosened(self.doc, after_doc, c.renames, c.list_renames):
             return False
+        self.last = (after_doc, full_after)
         return True
 
 
@@ -140,17 +145,20 @@ def fix_all(doc: dict, kind: str, issues: list[Issue] | None = None, *, export: 
     if issues is None:
         issues = validate_value(doc, kind, export=export, resolver=resolver)
     for _ in range(len(issues)):
-        applied = False
+        applied = None
         for issue in issues:
-            for repair in repairs_for(issue, current, kind, export=export, resolver=resolver, only_safe=True):
-                new = result_of(repair, current, kind)
-                if new is not None:
-                    current, applied = new, True
-                    titles.append(repair.title)
-                    break
-            if applied:
+            safe = [c for c in candidates_for(issue, current, kind) if c.kind == "safe"]
+            if not safe:
+                continue
+            checker = _Checker(issue, current, kind, export, resolver, before=issues)
+            applied = next((c for c in safe if checker.passes(c)), None)
+            if applied is not None:
+                current, after = checker.last  # type: ignore[misc]
+                titles.append(applied.title)
+                # the checker validated the result the same way, unless the code forced export
+                issues = after if checker.export == export else validate_value(current, kind, export=export,
+                                                                              resolver=resolver)
                 break
-        if not applied:
+        if applied is None:
             break
-        issues = validate_value(current, kind, export=export, resolver=resolver)
     return current, titles

@@ -193,3 +193,9 @@ def test_zero_ops_plural(graph, tmp_path, capsys):
     lines = capsys.readouterr().out.splitlines()
     assert lines[-1] == f"applied 0 ops; {graph} not written (dry run — pass --write to save)"
     assert not any(line.startswith("ids:") for line in lines)
+
+
+def test_unwritable_out_is_a_clear_error(graph, tmp_path, capsys):
+    assert main(["apply", str(graph), str(write_ops(tmp_path, [])), "--out", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"grooph: cannot write {tmp_path}") and "nothing was written" in err

@@ -86,3 +86,8 @@ def test_usage_errors(argv, phrase, capsys):
     assert main(argv) == 1
     err = capsys.readouterr().err.splitlines()
     assert phrase in err[0] and err[1].startswith("Usage: grooph new")
+
+
+def test_unwritable_target_is_a_clear_error(tmp_path, capsys):
+    assert main(["new", "--name", "G", "--out", str(tmp_path), "--force"]) == 1
+    assert capsys.readouterr().err.startswith(f"grooph: cannot write {tmp_path}")

@@ -47,6 +47,24 @@ def _load(kind: str, path: Path):
     return doc, err, bool(side.get("export")), resolver
 
 
+def _specific(title: str, issue, doc) -> bool:
+    """A title says what changes: it names an object of the document (one the issue is about, or the
+    one the repair uses), or the key or value it fixes; never a bare "Fix this"."""
+    import re
+
+    from grooph_core.ops.edit_repairs import doc_ids, value_at
+
+    if re.fullmatch(r"(?i)(quick )?fix( this| it| issue)?", title.strip()):
+        return False
+
+    words = list(issue.at) + [str(issue.data.get(k)) for k in ("key", "id", "handoff", "node", "loop", "edge")
+                              if issue.data.get(k) is not None]
+    if issue.pointers and isinstance(value_at(doc, issue.pointers[0]), str):
+        words.append(value_at(doc, issue.pointers[0]))
+    named = set(re.findall(r"[a-z][a-z0-9-]*", title))
+    return any(w and w in title for w in words) or bool(named & set(doc_ids(doc, "map" if "groophMap" in doc else "graph")))
+
+
 def _errors(issues) -> Counter:
     return Counter(i.code for i in issues if i.severity == "error")
 
@@ -62,6 +80,7 @@ def test_best_repair_of_each_issue_removes_it_and_adds_no_error(kind, path):
         repairs = repairs_for(issue, doc, kind, export=export, resolver=resolver)
         for r in repairs:
             assert r.kind in ("safe", "preferred", "offered") and r.title and r.ops
+            assert _specific(r.title, issue, doc), r.title
         complete = [r for r in repairs if r.fill is None]
         if not complete:
             for r in repairs:   # fill-in repairs: the code stays, the field is there and empty
