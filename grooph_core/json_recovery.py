@@ -19,10 +19,18 @@ Recovery (the choices a user would expect, kept here in one place):
 Spans of "missing ..." problems are empty and sit where the missing character belongs (after the
 previous token), so a fix inserts there; everything else spans the offending characters.
 
-`broken` lists the pointers whose content the recovery cut or guessed: a container whose own member
-list was cut or guessed at (unclosed, missing comma/colon, stray tokens), and a member/item whose
-value was guessed (`01`, an unterminated string, a bad escape) or unreadable (`tru`, `NaN`). Values
-under a broken container that are not listed themselves were read intact.
+`broken` lists the smallest values whose content the recovery cut or guessed (in the order found):
+- a member/item whose value was guessed (`01`, an unterminated string, a bad escape, single quotes,
+  an unquoted or unterminated key) or unreadable (`tru`, `NaN`, a stray character; the item is `None`
+  in an array, the member is left out of an object), or whose value never came (`"a": }`): its
+  pointer is listed even when the recovered object has no such member, so "missing field" findings
+  about it can be recognised as echoes;
+- a container whose member list was cut (never closed, or closed by a closer of the other kind) or
+  guessed at (stray characters or colons, a value where a key belongs).
+Not listed: faults that lose nothing (a missing or doubled comma, a missing colon before a value, a
+trailing comma, comments, a BOM), duplicate keys and lossy numbers (warnings; the value is exact JSON),
+and values after the top-level one (not part of the document). Values under a listed container that
+are not listed themselves were read intact.
 """
 
 from __future__ import annotations
@@ -46,6 +54,12 @@ _JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?\Z")
 _LEADING_ZERO = re.compile(r"-?0[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?\Z")
 _NOT_JSON_CONSTANTS = {"NaN", "-NaN", "+NaN", "Infinity", "-Infinity", "+Infinity"}
 _scanstring = __import__("json").decoder.scanstring
+
+# At most this many issues of one code are listed; the rest are counted in one last issue, so that
+# a pathological text (a million commas) costs bounded memory.
+MAX_ISSUES_PER_CODE = 200
+# A key repeated many times: each copy's issue names at most this many other copies.
+MAX_RELATED_COPIES = 10
 
 # Token kinds: the six structural characters stand for themselves.
 _VALUE_KINDS = frozenset(("{", "[", "str", "bare", "sq"))
@@ -131,6 +145,8 @@ class _Reader:
         self.peeked = None
         self.stack: list[_Frame] = []
         self.issues: list[list] = []
+        self._counts: dict[str, int] = {}
+        self._untold: dict[str, list] = {}  # code -> [count, first untold issue]
         self.broken: list[str] = []
         self._broken_set: set[str] = set()
         self.quiet = False
@@ -145,9 +161,29 @@ class _Reader:
 
     # -- reporting ---------------------------------------------------------------------------
 
+    def add(self, issue: list) -> None:
+        """List an issue, or count it once its code has MAX_ISSUES_PER_CODE listed."""
+        code = issue[0]
+        n = self._counts.get(code, 0)
+        if n < MAX_ISSUES_PER_CODE:
+            self._counts[code] = n + 1
+            self.issues.append(issue)
+        elif code in self._untold:
+            self._untold[code][0] += 1
+        else:
+            self._untold[code] = [1, issue]
+
     def problem(self, start: int, end: int, message: str) -> None:
         if not self.quiet:
-            self.issues.append(["E_SYNTAX", start, end, message, None, ()])
+            self.add(["E_SYNTAX", start, end, message, None, ()])
+
+    def tell_untold(self) -> None:
+        """One last issue per capped code: how many more there are, at the first one not listed."""
+        for code, (count, first) in self._untold.items():
+            what = {"E_SYNTAX": "syntax errors", "W_DUPLICATE_KEY": "duplicate-key warnings",
+                    "W_NUMBER_PRECISION": "number-precision warnings"}.get(code, "issues")
+            first[3] = f"{count} more {what} are not listed; the first is here: {first[3]}"
+            self.issues.append(first)
 
     def line(self, offset: int) -> int:
         """1-based line of an offset, for messages."""
@@ -276,14 +312,14 @@ class _Reader:
                 nxt = text[i + 1] if i + 1 < n else ""
                 if nxt == "u":
                     h = _HEX.match(text, i + 2).end()
-                    self.problem(i, h, f"invalid escape {_quote(text[i:h])} (\\u needs four hex digits)")
+                    self.problem(i, h, f'invalid escape "{text[i:h]}" (\\u needs four hex digits)')
                     parts.append(text[i + 1 : h])
                     i = h
                 elif nxt == "" or nxt < " ":
                     self.problem(i, i + 1, 'invalid escape "\\" (a backslash must be followed by an escape letter)')
                     i += 1
                 else:
-                    self.problem(i, i + 2, f"invalid escape {_quote(text[i:i + 2])}")
+                    self.problem(i, i + 2, f'invalid escape "{text[i:i + 2]}"')
                     parts.append(nxt)
                     i += 2
                 continue
@@ -330,7 +366,7 @@ class _Reader:
                 else:
                     lossy = len(word) > 15 and int_is_lossy(v)
             if lossy and pointer is not None and not self.quiet:
-                self.issues.append(["W_NUMBER_PRECISION", s, e, precision_message(word, v), pointer, ()])
+                self.add(["W_NUMBER_PRECISION", s, e, precision_message(word, v), pointer, ()])
             return v, True, False
         if word in _NOT_JSON_CONSTANTS:
             self.problem(s, e, f"{word} is not JSON")
@@ -398,8 +434,6 @@ class _Reader:
                     node.index[f.key] = i
                 if guessed or not readable:
                     self.mark(self.member_pointer(f))
-                    if not readable:
-                        self.mark_frame(f)
         else:
             if guessed or not readable:
                 self.mark(self.member_pointer(f))
@@ -428,7 +462,7 @@ class _Reader:
             raise TooDeep(s)
         is_obj = tok[0] == "{"
         value: dict | list = {} if is_obj else []
-        node = Node(is_obj, s)
+        node = Node(is_obj, s, depth=depth)
         parent_entry = None
         if f is None:
             pointer = None if self.root_set else ""
@@ -484,19 +518,25 @@ class _Reader:
             pointer = f.pointer + "/" + pointer_escape(name)
             # The copy whose value JSON.parse keeps: the last one whose value could be read.
             kept = max((k for k in idxs if node.vstarts[k] is not None), default=idxs[-1])
-            for i in idxs:
-                others = [k for k in idxs if k != i]
+            for j, i in enumerate(idxs):
                 ks = node.kspans[i]
+                if self._counts.get("W_DUPLICATE_KEY", 0) >= MAX_ISSUES_PER_CODE:
+                    self.add(["W_DUPLICATE_KEY", ks[0], ks[1], f"duplicate key {_quote(name)}", pointer, ()])
+                    continue
+                # the kept copy first, then the nearest others, at most MAX_RELATED_COPIES
+                near = idxs[max(0, j - MAX_RELATED_COPIES // 2) : j + MAX_RELATED_COPIES // 2 + 1]
+                others = sorted({kept, *near} - {i})[:MAX_RELATED_COPIES]
                 related = tuple(
                     (node.kspans[k][0], node.kspans[k][1], f"other copy of key {_quote(name)}") for k in others
                 )
                 if i == kept:
                     where = ", ".join(self.where(node.kspans[k][0]) for k in others)
-                    message = f"duplicate key {_quote(name)}: this value replaces the one at {where}"
+                    what = "the one" if len(idxs) == 2 else "the copies"
+                    message = f"duplicate key {_quote(name)}: this value replaces {what} at {where}"
                 else:
                     message = (f"duplicate key {_quote(name)}: this value is lost, "
                                f"the copy at {self.where(node.kspans[kept][0])} replaces it")
-                self.issues.append(["W_DUPLICATE_KEY", ks[0], ks[1], message, pointer, related])
+                self.add(["W_DUPLICATE_KEY", ks[0], ks[1], message, pointer, related])
 
     def where(self, offset: int) -> str:
         """'line L, column C' (1-based, columns in characters) for messages."""
@@ -535,6 +575,7 @@ class _Reader:
             tok = None
         if not self.root_set and not self.saw_token:
             self.problem(0, self.n, "the document is empty")
+        self.tell_untold()
         return Recovery(self.root if self.root_set else None, self.root_span, self.root_node, self.issues, self.broken)
 
     def top_level(self, tok) -> None:
@@ -543,7 +584,7 @@ class _Reader:
             if self.root_set:
                 if self.extra_issue is None:
                     self.extra_issue = ["E_SYNTAX", s, e, "more than one top-level value", None, ()]
-                    self.issues.append(self.extra_issue)
+                    self.add(self.extra_issue)
                 self.quiet = True
             self.value(None, tok)
         elif kind == "}" or kind == "]":
@@ -582,7 +623,9 @@ class _Reader:
             f = self.stack[-1]
             self.problem(f.prev_end, f.prev_end, self.unclosed(f) + f" (closed by '{kind}' at line {self.line(s)})")
             self.close(f.prev_end, False, s)
-        self.close_frame(self.stack[-1], tok)
+        f = self.stack[-1]
+        self.mark_frame(f)  # what it held between the cut containers and this closer is a guess
+        self.close_frame(f, tok)
 
     def close_frame(self, f: _Frame, tok) -> None:
         self.close(tok[2], True, tok[2])
@@ -594,7 +637,6 @@ class _Reader:
         if not f.key_open:
             self.problem(f.prev_end, f.prev_end, f"missing value for key {_quote(f.key)}")
         self.mark(self.member_pointer(f))
-        self.mark_frame(f)
 
     def in_object(self, f: _Frame, tok) -> bool:
         """Handle one token inside an object; True means: handle the same token again."""
@@ -602,25 +644,25 @@ class _Reader:
         state = f.state
         if state == _O_START or state == _O_AFTER_COMMA:
             if kind == "str" or kind == "bare" or kind == "sq":
+                guessed = True
                 if kind == "str":
                     key, terminated, _ = tok[3]
                     f.key_open = not terminated
-                    if not terminated:
-                        self.mark_frame(f)
+                    guessed = not terminated
                 elif kind == "sq":
                     key = tok[3]
                     f.key_open = False
                     self.problem(s, e, "keys must be in double quotes, not single quotes")
-                    self.mark_frame(f)
                 else:
                     key = self.text[s:e]
                     f.key_open = False
                     self.problem(s, e, f"keys must be strings in double quotes (found {_quote(key)})")
-                    self.mark_frame(f)
                 if key in f.node.index:
                     f.dups = True
                 f.key = key
                 f.entry = f.node.add_key(key, (s, e))
+                if guessed:
+                    self.mark(self.member_pointer(f))
                 f.prev_end = e
                 f.state = _O_AFTER_KEY
             elif kind == "}":
@@ -629,7 +671,6 @@ class _Reader:
                 self.close_frame(f, tok)
             elif kind == ",":
                 self.problem(s, e, "missing key before this comma")
-                self.mark_frame(f)
                 f.comma = s
                 f.prev_end = e
                 f.state = _O_AFTER_COMMA
@@ -660,12 +701,10 @@ class _Reader:
                     if not f.key_open:
                         self.problem(f.prev_end, f.prev_end, f"missing colon after key {_quote(f.key)}")
                     self.mark(self.member_pointer(f))
-                    self.mark_frame(f)
                     f.state = _O_START
                     return True
                 if not f.key_open:
                     self.problem(f.prev_end, f.prev_end, f"missing colon after key {_quote(f.key)}")
-                self.mark_frame(f)
                 f.state = _O_AFTER_COLON
                 return True
             elif kind == ",":
@@ -713,7 +752,6 @@ class _Reader:
             elif kind in _VALUE_KINDS:
                 if not f.prev_open:
                     self.problem(f.prev_end, f.prev_end, "missing comma between object members")
-                self.mark_frame(f)
                 f.prev_open = False
                 f.state = _O_START
                 return True
@@ -741,7 +779,6 @@ class _Reader:
                 self.close_frame(f, tok)
             elif kind == ",":
                 self.problem(s, e, "missing array item before this comma")
-                self.mark_frame(f)
                 f.comma = s
                 f.prev_end = e
                 f.state = _A_AFTER_COMMA
@@ -761,7 +798,6 @@ class _Reader:
             elif kind in _VALUE_KINDS:
                 if not f.prev_open:
                     self.problem(f.prev_end, f.prev_end, "missing comma between array items")
-                self.mark_frame(f)
                 f.prev_open = False
                 f.state = _A_START
                 return True

@@ -22,6 +22,7 @@ same pointer. Codes (registry in `issues.py`):
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from json import JSONDecodeError
 
@@ -63,7 +64,7 @@ def parse(text: str, *, max_chars: int = MAX_CHARS, max_depth: int = MAX_DEPTH) 
         )
         return ParsedText(None, False, (issue,), (), SourceMap(text, None), text)
 
-    reader = StrictReader()
+    reader = _reader()
     try_root = False
     try:
         value = reader.loads(text)
@@ -92,6 +93,17 @@ def parse(text: str, *, max_chars: int = MAX_CHARS, max_depth: int = MAX_DEPTH) 
     ok = not any(r[0] == "E_SYNTAX" for r in issues)
     source_map = SourceMap(text, rec.root_span, rec.root_node)
     return ParsedText(rec.value, ok, problems, tuple(rec.broken), source_map, text)
+
+
+_local = threading.local()
+
+
+def _reader() -> StrictReader:
+    """One strict reader per thread (it keeps a note between its hooks and the caller)."""
+    r = getattr(_local, "reader", None)
+    if r is None:
+        r = _local.reader = StrictReader()
+    return r
 
 
 def _issue(raw) -> Issue:

@@ -25,6 +25,11 @@ _INDEX = re.compile(r"(?:0|[1-9][0-9]*)\Z")
 _scanstring = json.decoder.scanstring
 _skip_value = json.JSONDecoder().scan_once  # C scanner; used only over text known to be valid JSON
 
+# Containers at this depth or shallower (root = 1) index the containers they skip over in the same
+# pass: the first request then reads each byte once, item by item (values built only to be dropped
+# at once, so no garbage piles up), and later requests into a list of nodes/edges need no scan.
+_INDEX_CHILDREN_UP_TO_DEPTH = 1
+
 Span = tuple[int, int]
 
 
@@ -38,11 +43,12 @@ class Node:
 
     __slots__ = (
         "is_obj", "start", "end", "limit", "closed", "lazy", "complete", "scan_pos",
-        "names", "kspans", "vstarts", "vends", "kids", "estarts", "index",
+        "names", "kspans", "vstarts", "vends", "kids", "estarts", "index", "depth",
     )
 
-    def __init__(self, is_obj: bool, start: int, end: int | None = None, *, lazy: bool = False):
+    def __init__(self, is_obj: bool, start: int, end: int | None = None, *, lazy: bool = False, depth: int = 1):
         self.is_obj = is_obj
+        self.depth = depth
         self.start = start
         self.end = end
         self.limit = end
@@ -99,7 +105,9 @@ class SourceMap:
     def for_valid(cls, text: str) -> SourceMap:
         """The map of a text known to be valid JSON (nothing indexed until asked)."""
         start = _WS.match(text).end()
-        end = len(text.rstrip(" \t\n\r"))
+        end = len(text)
+        while end > start and text[end - 1] in " \t\n\r":
+            end -= 1
         return cls(text, (start, end))
 
     # -- pointers -> spans -------------------------------------------------------------------
@@ -157,22 +165,22 @@ class SourceMap:
     def _member(self, node: Node, seg: str) -> int | None:
         if node.is_obj:
             i = node.index.get(seg)
-            while i is None and not node.complete:
-                self._extend(node)
+            if i is None and not node.complete:
+                self._extend(node, key=seg)
                 i = node.index.get(seg)
             return i
         if not _INDEX.match(seg):
             return None
         idx = int(seg)
-        while idx >= len(node.vstarts) and not node.complete:
-            self._extend(node)
+        if idx >= len(node.vstarts) and not node.complete:
+            self._extend(node, count=idx + 1)
         return idx if idx < len(node.vstarts) else None
 
     def _root(self) -> Node | None:
         if self._root_node is None and self._root_span is not None:
             start, end = self._root_span
             if start < end and self.text[start] in "{[":
-                self._root_node = Node(self.text[start] == "{", start, end, lazy=True)
+                self._root_node = Node(self.text[start] == "{", start, end, lazy=True, depth=1)
         return self._root_node
 
     def _kid(self, node: Node, i: int) -> Node | None:
@@ -180,40 +188,61 @@ class SourceMap:
         if kid is None:
             vs = node.vstarts[i]
             if vs is not None and self.text[vs] in "{[":
-                kid = node.kids[i] = Node(self.text[vs] == "{", vs, node.vends[i], lazy=True)
+                kid = node.kids[i] = Node(self.text[vs] == "{", vs, node.vends[i], lazy=True, depth=node.depth + 1)
         return kid
 
-    def _extend(self, node: Node) -> None:
-        """Index the next member of a lazy node (over valid JSON text only)."""
+    def _extend(self, node: Node, *, key: str | None = None, count: int = 0, offset: int = -1) -> None:
+        """Index more members of a lazy node (over valid JSON text only): until the member `key` is
+        indexed, or `count` members are, or a member ends past `offset`, or the node is complete."""
         text = self.text
-        i = _WS.match(text, node.scan_pos).end()
-        c = text[i]
-        if c == "}" or c == "]":
-            node.complete = True
-            node.scan_pos = i + 1
-            return
-        if c == ",":
-            i = _WS.match(text, i + 1).end()
-        if node.is_obj:
-            name, ke = _scanstring(text, i + 1)
-            k = node.add_key(name, (i, ke))
-            vs = _WS.match(text, _WS.match(text, ke).end() + 1).end()  # past the colon
-            _, ve = _skip_value(text, vs)
-            node.vstarts[k] = vs
-            node.vends[k] = ve
-        else:
-            vs = i
-            _, ve = _skip_value(text, vs)
-            node.add_item(vs, ve)
-        node.scan_pos = ve
+        ws = _WS.match
+        names, kspans, vstarts, vends, kids, estarts, index = (
+            node.names, node.kspans, node.vstarts, node.vends, node.kids, node.estarts, node.index)
+        is_obj = node.is_obj
+        index_kids = node.depth <= _INDEX_CHILDREN_UP_TO_DEPTH
+        i = node.scan_pos
+        while True:
+            i = ws(text, i).end()
+            c = text[i]
+            if c == "}" or c == "]":
+                node.complete = True
+                node.scan_pos = i + 1
+                return
+            if c == ",":
+                i = ws(text, i + 1).end()
+            k = len(vstarts)
+            if is_obj:
+                name, ke = _scanstring(text, i + 1)
+                names.append(name)
+                kspans.append((i, ke))
+                estarts.append(i)
+                if name not in index:
+                    index[name] = k
+                vs = ws(text, ws(text, ke).end() + 1).end()  # past the colon
+            else:
+                vs = i
+                estarts.append(vs)
+                name = None
+            vstarts.append(vs)
+            if index_kids and (text[vs] == "{" or text[vs] == "["):
+                kid = Node(text[vs] == "{", vs, lazy=True, depth=node.depth + 1)
+                self._extend(kid)
+                ve = kid.end = kid.limit = kid.scan_pos
+            else:
+                kid = None
+                ve = _skip_value(text, vs)[1]
+            vends.append(ve)
+            kids.append(kid)
+            i = node.scan_pos = ve
+            if (key is not None and name == key) or len(vstarts) == count or ve > offset >= 0:
+                return
 
     # -- offsets -> pointers -----------------------------------------------------------------
 
     def _entry_at(self, node: Node, offset: int) -> int | None:
         """The last member starting at or before `offset` (indexing a lazy node as far as needed)."""
-        if node.lazy:
-            while not node.complete and (not node.vends or node.vends[-1] <= offset):
-                self._extend(node)
+        if node.lazy and not node.complete and (not node.vends or node.vends[-1] <= offset):
+            self._extend(node, offset=offset)
         i = bisect_right(node.estarts, offset) - 1
         return i if i >= 0 else None
 
