@@ -20,7 +20,6 @@ from grooph_core.issues import Issue
 from grooph_core.load import NoSuchFile, decode, parse_strict, read_document
 from grooph_core.ops import apply
 from grooph_core.schema_check import schema_issues
-from grooph_core.text import compact_json
 from grooph_core.validate import validate_value
 
 SYNOPSIS = ("grooph apply <file> [<ops.json | ->] [--ops <ops.json | ->] [--write | --in-place | --out <file>] "
@@ -226,7 +225,7 @@ def run(argv: list[str]) -> int:
     else:
         print_listing(file, found)
         if any(i is not None for i in ids):
-            sys.stdout.write("ids: " + compact_json(ids) + "\n")
+            sys.stdout.write("ids: " + json.dumps(ids, ensure_ascii=False, separators=(",", ":")) + "\n")
         if written:
             sys.stdout.write(f"applied {_plural(len(ops), 'op')}; wrote {target}\n")
         else:
