@@ -74,26 +74,34 @@ class Analysis:
 
 
 def pointer_span(parsed: ParsedText, pointer: str, *, key: bool = False) -> tuple[int, int]:
-    """Span of a pointer's key (when asked and it has one) or value; falls back to the nearest
-    ancestor that exists, then to the start of the text."""
+    """The smallest true span for a pointer (issue 3, README "Where diagnostics point").
+
+    A scalar value is its own span. The target is the member's key instead when the key is asked
+    for (`on_key`), when the pointer names nothing (a missing field: its object is shown) or when the
+    value is an object or array written over several lines (a squiggle over a whole block says
+    less than one under its name). An array item has no key: its `id` value stands for it, else its
+    opening bracket. The root is shown by the document's `id` value, else its first character.
+    """
     sm = parsed.source_map
     p = pointer
     while True:
-        if key:
-            s = sm.key_span(p)
-            if s is not None:
-                return s
-        s = sm.value_span(p)
-        if s is not None:
-            if p == "" and not key:
+        vs = sm.value_span(p)
+        if vs is not None:
+            if p == "":
                 return _root_span(parsed)
-            if p != pointer and p != "":
-                return sm.key_span(p) or s
-            return s
+            name_it = key or p != pointer or "\n" in parsed.text[vs[0]:vs[1]] or "\r" in parsed.text[vs[0]:vs[1]]
+            if not name_it:
+                return vs
+            ks = sm.key_span(p)
+            if ks is not None:
+                return ks
+            ids = sm.value_span(p + "/id")
+            if ids is not None and parsed.text[ids[0]:ids[0] + 1] == '"':
+                return ids
+            return (vs[0], vs[0] + 1)
         if p == "":
             return (0, 0)
         p = p[: p.rfind("/")]
-        key = True
 
 
 def _root_span(parsed: ParsedText) -> tuple[int, int]:

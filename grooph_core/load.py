@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from grooph_core.issues import Issue, make
+from grooph_core.issues import Issue
 from grooph_core.kinds import Kind, detect_kind, kind_from_name
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -35,7 +35,9 @@ class NoSuchFile(Exception):
 
 def not_json(explanation: str) -> Issue:
     """graph.md §3.2 step 1: one E_SCHEMA whose message starts `/: not valid JSON`, `at` empty."""
-    return make("E_SCHEMA", f"/: not valid JSON: {explanation}", (), ("",))
+    from grooph_core.schema_check import not_json_issue
+
+    return not_json_issue(explanation)
 
 
 def _reject_constant(name: str):

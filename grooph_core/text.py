@@ -51,19 +51,20 @@ def utf16_len(s: str) -> int:
     return len(s.encode("utf-16-le", "surrogatepass")) // 2
 
 
-_ARRAY_INDEX = re.compile(r"^(0|[1-9][0-9]*)$")
-
-
 def is_array_index(key: str) -> bool:
-    """graph.md §0.4: the canonical decimal spelling of an integer 0..4294967294."""
-    return bool(_ARRAY_INDEX.match(key)) and int(key) <= 4294967294
+    """graph.md §0.4: the canonical decimal spelling of an integer 0..4294967294 (see keyorder)."""
+    from grooph_core.keyorder import is_index_key
+
+    return is_index_key(key)
 
 
 def js_key_order(keys) -> list[str]:
     """Keys as a JavaScript object enumerates them: array indices ascending, then the rest in order."""
+    from grooph_core.keyorder import is_index_key
+
     keys = list(keys)
-    idx = sorted((k for k in keys if is_array_index(k)), key=int)
-    return idx + [k for k in keys if not is_array_index(k)]
+    idx = sorted((k for k in keys if is_index_key(k)), key=int)
+    return idx + [k for k in keys if not is_index_key(k)]
 
 
 def is_number(v: object) -> bool:
@@ -139,23 +140,56 @@ def json_type(v: object) -> str:
     return type(v).__name__
 
 
-def compact_json(v: object) -> str:
-    """Compact JSON text of a value for messages, numbers written as ECMAScript writes them."""
-    if v is None:
-        return "null"
-    if v is True:
-        return "true"
-    if v is False:
-        return "false"
-    if is_number(v):
-        return js_number(v)
-    if isinstance(v, str):
-        return json.dumps(v, ensure_ascii=False)
-    if isinstance(v, list):
-        return "[" + ",".join(compact_json(x) for x in v) + "]"
-    if isinstance(v, dict):
-        return "{" + ",".join(json.dumps(k, ensure_ascii=False) + ":" + compact_json(x) for k, x in v.items()) + "}"
-    return json_type(v)
+def compact_json(v: object, limit: int | None = None) -> str:
+    """Compact JSON text of a value for messages, numbers written as ECMAScript writes them.
+
+    Never recurses deeper than the value (containers are written by an explicit stack), and text
+    longer than `limit` characters (when given) is cut with "…" so a message stays readable."""
+    out: list[str] = []
+    size = 0
+    stack: list[object] = [v]
+    _END = object()
+    cap = limit if limit is not None else float("inf")
+    while stack and size <= cap:
+        x = stack.pop()
+        if isinstance(x, tuple) and len(x) == 2 and x[0] is _END:
+            piece = x[1]
+        elif x is None:
+            piece = "null"
+        elif x is True:
+            piece = "true"
+        elif x is False:
+            piece = "false"
+        elif is_number(x):
+            piece = js_number(x)
+        elif isinstance(x, str):
+            piece = json.dumps(x, ensure_ascii=False)
+        elif isinstance(x, list):
+            piece = "["
+            items: list[object] = [(_END, "]")]
+            for n, item in enumerate(reversed(x)):
+                items.append(item)
+                if n < len(x) - 1:
+                    items.append((_END, ","))
+            stack.extend(items)
+        elif isinstance(x, dict):
+            piece = "{"
+            parts: list[object] = [(_END, "}")]
+            entries = list(x.items())
+            for n, (k, item) in enumerate(reversed(entries)):
+                parts.append(item)
+                parts.append((_END, json.dumps(k, ensure_ascii=False) + ":"))
+                if n < len(entries) - 1:
+                    parts.append((_END, ","))
+            stack.extend(parts)
+        else:
+            piece = json_type(x)
+        out.append(piece)
+        size += len(piece)
+    text = "".join(out)
+    if limit is None or (not stack and len(text) <= limit):
+        return text
+    return text[:limit] + "…"
 
 
 def quoted(ids) -> str:
