@@ -8,6 +8,7 @@ chooses, because every layout needs their heights before it can place anything.
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from dataclasses import dataclass, field
 
 from grooph_core.picture import meaning
@@ -361,22 +362,61 @@ class Run:
     of: int
 
 
-def place(x: float, y1: float, y2: float, half: float, self_i: int, placed: list, levels: list[Run]) -> float:
+class RunSet:
+    """The level runs of every arc, grouped by extent, so that `place` gathers the ones within reach of
+    an upright with a few list operations instead of a test per run (long maps stay fast)."""
+
+    def __init__(self, runs: list[Run]):
+        grouped: dict[tuple[float, float], list[Run]] = {}
+        for r in runs:
+            grouped.setdefault((r.lo, r.hi), []).append(r)
+        self.groups = []
+        for (lo, hi), rs in grouped.items():
+            own: dict[int, list[float]] = {}
+            for r in rs:
+                own.setdefault(r.of, []).append(r.y)
+            self.groups.append((lo, hi, [r.y for r in rs], own))
+
+    def ys_within(self, x: float, half: float, self_i: int) -> list[float]:
+        """The sorted y of every run of another arc reaching the band x ± (half + 1)."""
+        out: list[float] = []
+        for lo, hi, ys, own in self.groups:
+            if hi >= x - half - 1 and lo <= x + half + 1:
+                out.extend(ys)
+                for y in own.get(self_i, ()):
+                    out.remove(y)
+        out.sort()
+        return out
+
+
+def place(x: float, y1: float, y2: float, half: float, self_i: int, placed: list, levels: RunSet) -> float:
     """pictures.md §2.8: the y of a number on the upright at x between y1 and y2; recorded in `placed`.
 
     `placed` holds (x, y, half) triples; `levels` the level runs of every arc (the number keeps
-    clear of other arcs' level runs and of numbers already placed).
+    clear of other arcs' level runs and of numbers already placed). The wide layout also calls it
+    turned, with x and y exchanged (§4.9).
     """
     lo, hi, mid = min(y1, y2) + 9, max(y1, y2) - 9, (y1 + y2) / 2
+    # What can be in the way is fixed for this upright: keep it sorted, and ask only the nearest
+    # (min over |y - at| - c is reached at a neighbour of `at`), so a long map stays fast.
+    badge_ys = sorted(by for bx, by, bh in placed if abs(bx - x) <= bh + half + 1)
+    level_ys = levels.ys_within(x, half, self_i)
+
+    def nearest(ys: list[float], at: float) -> float:
+        k = bisect_left(ys, at)
+        d = math.inf
+        if k < len(ys):
+            d = ys[k] - at
+        if k > 0:
+            d = min(d, at - ys[k - 1])
+        return d
 
     def room(at: float) -> float:
         r = math.inf
-        for bx, by, bh in placed:
-            if abs(bx - x) <= bh + half + 1:
-                r = min(r, abs(by - at) - (2 * BADGE_R + 6))
-        for L in levels:
-            if L.of != self_i and L.hi >= x - half - 1 and L.lo <= x + half + 1:
-                r = min(r, abs(L.y - at) - (BADGE_R + 2.5))
+        if badge_ys:
+            r = nearest(badge_ys, at) - (2 * BADGE_R + 6)
+        if level_ys:
+            r = min(r, nearest(level_ys, at) - (BADGE_R + 2.5))
         return r
 
     best_at, best_room = mid, room(mid)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from grooph_core.picture.map_parts import (
-    MapModel, Run, arrow_left, attr, badge_half, carrier_style, draw_person, draw_session, handoff_line,
+    MapModel, Run, RunSet, arrow_left, attr, badge_half, carrier_style, draw_person, draw_session, handoff_line,
     heading, lane_heading, map_caption, measure_person, measure_session, number, place, ring, row, title_of,
 )
 from grooph_core.picture.svg import Pen, fmt, frame, pt
@@ -151,12 +151,13 @@ def _arcs(pen: Pen, model: MapModel, ends: dict[str, list[_End]], tracks: list[i
         levels.append(Run(y1, float("-inf"), x, i))
         levels.append(Run(y2, float("-inf"), x, i))
     placed: list = []
+    level_set = RunSet(levels)
     plates, lines, numbers = [], [], []
     for i, x, y1, y2 in geo:
         h = model.handoffs[i]
         n = i + 1
         colour = carrier_style(h)[0]
-        ny = place(x, y1, y2, badge_half(n), i, placed, levels)
+        ny = place(x, y1, y2, badge_half(n), i, placed, level_set)
         r = min(6, abs(y2 - y1) / 2)
         d = 1 if y2 >= y1 else -1
         top, bottom = y1 + d * r, y2 - d * r

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from grooph_core.picture.geometry import Point, corner_radii, sign, simplify, unit
 from grooph_core.picture.map_parts import (
-    BADGE_R, MapModel, Run, attr, badge_half, carrier_style, draw_person, draw_session, handoff_line, heading,
+    BADGE_R, MapModel, Run, RunSet, attr, badge_half, carrier_style, draw_person, draw_session, handoff_line, heading,
     lane_heading, map_caption, measure_person, measure_session, number, place, ring, row, title_of,
 )
 from grooph_core.picture.svg import Pen, frame, pt
@@ -479,6 +479,7 @@ def _draw_arcs(pen: Pen, model: MapModel, paths: list[tuple[_Arc, list[Point]]])
                 uprights.append(Run(p[0], min(p[1], q[1]), max(p[1], q[1]), a.handoff))
     placed: list = []
     turned: list = []
+    level_set, upright_set = RunSet(levels), RunSet(uprights)
     plates, lines, numbers = [], [], []
     for a, pts in paths:
         i = a.handoff
@@ -501,14 +502,14 @@ def _draw_arcs(pen: Pen, model: MapModel, paths: list[tuple[_Arc, list[Point]]])
         if on_level:
             k = best_lv
             yv, xa, xb = pts[k][1], pts[k][0], pts[k + 1][0]
-            nx = place(yv, xa, xb, BADGE_R, i, turned, uprights)
+            nx = place(yv, xa, xb, BADGE_R, i, turned, upright_set)
             placed.append((nx, yv, half))
             bx, by = nx, yv
         elif best_up is not None:
             k = best_up
             xv, y1, y2 = pts[k][0], pts[k][1], pts[k + 1][1]
             d = sign(y2 - y1)
-            ny = place(xv, y1, y2, half, i, placed, levels)
+            ny = place(xv, y1, y2, half, i, placed, level_set)
             turned.append((ny, xv, BADGE_R))
             s = HEAD if k == len(pts) - 2 else radii[k + 1]
             if ((ny - BADGE_R * d - (y1 + d * radii[k])) * d >= 0

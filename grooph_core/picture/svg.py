@@ -19,6 +19,12 @@ def fmt(x: float) -> str:
         # Never written by a correct layout; fail loudly rather than emit NaN into a picture.
         raise ValueError(f"a picture coordinate is not a finite number: {x!r}")
     r = math.floor(x * 10 + 0.5) / 10
+    if r == 0:
+        return "0"
+    if 1e-4 <= abs(r) < 1e15:
+        # In this range Python's repr is ECMAScript's shortest form too (no exponent); only `.0` differs.
+        s = repr(r)
+        return s[:-2] if s.endswith(".0") else s
     return js_number(r)
 
 

@@ -8,7 +8,7 @@ import pytest
 from grooph_core.picture import PictureError, render_png, render_svg
 from grooph_core.picture.theme import PALETTE
 
-from .helpers import bakery, essay, parse, tag, with_attr
+from .helpers import ROOT, bakery, essay, parse, tag, with_attr
 
 VIEWS = [("map", {}), ("map", {"layout": "wide"}), ("map", {"view": "sequence"}), ("graph", {})]
 
@@ -140,3 +140,22 @@ def test_png_refuses_auto_and_bad_scales():
             render_png(render_svg(bakery(), "map"), scale=bad)
     with pytest.raises(PictureError, match="could not make a PNG"):
         render_png("<svg")
+
+
+def test_same_bytes_in_another_process_with_another_hash_seed():
+    """Determinism does not hang on Python's per-process string hashing (set and dict orders)."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import json,sys; from grooph_core.picture import render_svg; "
+            "from tests.core.picture.helpers import bakery, example, long_map; "
+            "sys.stdout.write(render_svg(bakery(),'map',layout='wide') + render_svg(long_map(),'map') + "
+            "render_svg(example('essay-week-kits.grooph.json'),'graph', open_groups=['checks']))")
+    outs = set()
+    for seed in ("1", "2", "3"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        outs.add(subprocess.run([sys.executable, "-c", code], cwd=str(ROOT), env=env, capture_output=True,
+                                text=True, check=True).stdout)
+    assert len(outs) == 1
+    assert outs.pop().startswith(render_svg(bakery(), "map", layout="wide"))
