@@ -152,6 +152,7 @@ class _Reader:
         self.quiet = False
         self.strict = StrictReader()
         self._lines: LineIndex | None = None
+        self._line_asks = 0
         self.root_set = False
         self.root = None
         self.root_span = None
@@ -186,10 +187,21 @@ class _Reader:
             self.issues.append(first)
 
     def line(self, offset: int) -> int:
-        """1-based line of an offset, for messages."""
+        """1-based line of an offset, for messages (the first few by counting breaks, which is
+        cheaper than indexing every line of a large text; an index once many are asked)."""
         if self._lines is None:
+            self._line_asks += 1
+            if self._line_asks <= 8:
+                t = self.text
+                return t.count("\n", 0, offset) + t.count("\r", 0, offset) - t.count("\r\n", 0, offset) + 1
             self._lines = LineIndex(self.text)
         return self._lines.line_of(offset) + 1
+
+    def line_start(self, line: int) -> int:
+        """Offset where 1-based `line` starts."""
+        if self._lines is None:
+            self._lines = LineIndex(self.text)
+        return self._lines.line_start(line - 1)
 
     def mark(self, pointer: str | None) -> None:
         if pointer is not None and not self.quiet and pointer not in self._broken_set:
@@ -541,7 +553,7 @@ class _Reader:
     def where(self, offset: int) -> str:
         """'line L, column C' (1-based, columns in characters) for messages."""
         line = self.line(offset)
-        return f"line {line}, column {offset - self._lines.line_start(line - 1) + 1}"
+        return f"line {line}, column {offset - self.line_start(line) + 1}"
 
     # -- the walk ----------------------------------------------------------------------------
 
