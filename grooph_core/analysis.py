@@ -175,7 +175,9 @@ def _tolerant_rules(value: object, kind: Kind, schema: list[Issue], broken: set[
     lists = ITEM_LISTS[kind]
     bad_items: dict[str, set[int]] = {k: set() for k in lists}
     bad_fields: set[str] = set()
-    for p in [i.pointers[0] for i in schema if i.pointers] + sorted(broken):
+    # The root is "cut" whenever its closing brace is missing; that alone spoils none of its
+    # members (a cut member is listed on its own), so only a structural finding at the root stops.
+    for p in [i.pointers[0] for i in schema if i.pointers] + sorted(b for b in broken if b):
         segs = pointer_split(p)
         if not segs:
             return [], []  # the root itself is unusable
