@@ -272,12 +272,11 @@ class SourceMap:
                     return child, "value"
                 node, pointer = kid, child
                 continue
-            if ks is not None and offset == ks[1] and vs is None:
+            # a cursor right after a key or a scalar still counts as on it
+            if ks is not None and offset == ks[1]:
                 return child, "key"
             if vs is not None and offset == ve and self.text[vs] not in "{[":
                 return child, "value"
-            if ks is not None and offset == ks[1]:
-                return child, "key"
             break
         return pointer, "value"
 
