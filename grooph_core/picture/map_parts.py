@@ -17,7 +17,6 @@ from grooph_core.picture.svg import Pen, esc, pill_width, pt
 from grooph_core.text import js_number
 
 BADGE_R = 7.2
-SLOT = 13
 
 # pictures.md §2.2: carrier kind → (colour, stroke width, dash); None is "no carrier".
 CARRIER_STYLE: dict[str | None, tuple[str, float, str | None]] = {

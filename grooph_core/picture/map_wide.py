@@ -211,7 +211,7 @@ def render_wide(model: MapModel, theme: Theme, width: float | None = None) -> st
         x += still(g) + max(0, T[g] - 1) * track
         if g < n:
             lx[g] = x
-            x += card + 16
+            x += card + 2 * PAD
     W = max(x + 12, LEAST_W, (40 + P * PERSON_MIN + (P - 1) * 8) if P else 0)
     aside = (W - x - 12) / 2
     lx = [v + aside for v in lx]
@@ -258,7 +258,7 @@ def render_wide(model: MapModel, theme: Theme, width: float | None = None) -> st
 
     headings, first_y = [], []
     for li, lane in enumerate(model.lanes):
-        texts, fy = lane_heading(pen, lane, lx[li] + 8, card, lanes_top + 20, 3)
+        texts, fy = lane_heading(pen, lane, lx[li] + PAD, card, lanes_top + 20, 3)
         headings.append(texts)
         first_y.append(fy)
     cards_top = max([lanes_top + 8] + first_y)
@@ -274,8 +274,8 @@ def render_wide(model: MapModel, theme: Theme, width: float | None = None) -> st
         for s in sessions:
             e = max(edge_count.get((s["id"], LEFT), 0), edge_count.get((s["id"], RIGHT), 0))
             c = measure_session(model, s, card, e, 3)
-            session_cards.append(draw_session(pen, c, lx[li] + 8, cy))
-            box[s["id"]] = (lx[li] + 8, cy, c.h)
+            session_cards.append(draw_session(pen, c, lx[li] + PAD, cy))
+            box[s["id"]] = (lx[li] + PAD, cy, c.h)
             cy += c.h + (14 if c.family else 8)
         if not sessions:
             headings[li] += pen.text(lx[li] + 10, cards_top + 12, 10.5, "no sessions", "ink-3")
@@ -283,7 +283,7 @@ def render_wide(model: MapModel, theme: Theme, width: float | None = None) -> st
         floor = max(floor, cy + 8 - 8)
     for li, lane in enumerate(model.lanes):
         body.append(f'<g data-lane="{attr(lane.get("id", ""))}">'
-                    + pen.rect(lx[li], lanes_top, card + 16, floor - lanes_top, fill="surface-2", stroke="line", rx=12)
+                    + pen.rect(lx[li], lanes_top, card + 2 * PAD, floor - lanes_top, fill="surface-2", stroke="line", rx=12)
                     + headings[li] + "</g>")
     body.extend(person_cards)
     body.extend(session_cards)

@@ -70,9 +70,13 @@ def test_phone_properties_of_section_12_1(name, doc):
     drawn_sessions = [s for ln in doc["lanes"] for s in doc["sessions"] if s["lane"] == ln["id"]]
     sess = with_attr(root, "data-session")
     assert [g.attrib["data-session"] for g in sess] == [s["id"] for s in drawn_sessions]
-    for s in drawn_sessions:
-        shown = s["name"] or s["id"]
-        assert f">{shown.split()[0]}" in svg  # the name's first word starts a text line on the card
+    # every name is on its card: the 13.5 bold lines joined give the name (or the id when it is empty)
+    for g, obj in list(zip(sess, drawn_sessions)) + list(zip(with_attr(root, "data-person"), doc.get("people", []))):
+        lines = [t.text for t in g.iter() if tag(t) == "text" and t.attrib["font-size"] == "13.5"]
+        assert " ".join(lines) == " ".join((obj["name"] or obj["id"]).split())
+    lane_words = " ".join(t.text for g in with_attr(root, "data-lane") for t in g.iter() if tag(t) == "text")
+    for ln in doc["lanes"]:
+        assert (ln["name"] or ln["id"]) in lane_words
     people = doc.get("people", [])
     assert [g.attrib["data-person"] for g in with_attr(root, "data-person")] == [p["id"] for p in people]
     ends = {s["id"] for s in drawn_sessions} | {p["id"] for p in people}
