@@ -153,6 +153,8 @@ class _Reader:
         self.strict = StrictReader()
         self._lines: LineIndex | None = None
         self._line_asks = 0
+        self._counted: list[tuple[int, int]] = []
+        self._has_cr = "\r" in text
         self.root_set = False
         self.root = None
         self.root_span = None
@@ -192,8 +194,16 @@ class _Reader:
         if self._lines is None:
             self._line_asks += 1
             if self._line_asks <= 8:
+                # count breaks from the nearest offset already counted (0 -> line 1)
+                base, line = max((k for k in self._counted if k[0] <= offset), default=(0, 1))
                 t = self.text
-                return t.count("\n", 0, offset) + t.count("\r", 0, offset) - t.count("\r\n", 0, offset) + 1
+                line += t.count("\n", base, offset)
+                if self._has_cr:
+                    line += t.count("\r", base, offset) - t.count("\r\n", base, offset)
+                    if offset > base and t[offset - 1] == "\r" and t[offset : offset + 1] == "\n":
+                        line -= 1  # between \r and \n: that break is not complete yet
+                self._counted.append((offset, line))
+                return line
             self._lines = LineIndex(self.text)
         return self._lines.line_of(offset) + 1
 

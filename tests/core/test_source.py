@@ -650,3 +650,13 @@ def test_a_flood_of_faults_is_listed_up_to_a_cap_and_counted():
     dups = [p for p in many.problems if p.code == "W_DUPLICATE_KEY"]
     assert len(dups) == 201 and dups[-1].message.startswith("2800 more duplicate-key warnings")
     assert all(len(p.data.get("related_spans", ())) <= 10 for p in dups)
+
+
+def test_line_numbers_in_messages_follow_crlf_and_cr_breaks():
+    text = '{\r\n "a": [\r  {"b": 1'
+    msgs = [p.message for p in syntax(parse(text))]
+    assert msgs == [
+        "unclosed object started at line 3",
+        "unclosed array started at line 2",
+        "unclosed object started at line 1",
+    ]
