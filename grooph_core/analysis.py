@@ -72,6 +72,16 @@ class Analysis:
     def pointer_span(self, pointer: str, *, key: bool = False) -> tuple[int, int]:
         return pointer_span(self.parsed, pointer, key=key)
 
+    def extent(self, pointer: str) -> tuple[int, int] | None:
+        """The whole member at a pointer, from its key (when it has one) to the end of its value:
+        what an outline entry or a fold covers."""
+        sm = self.parsed.source_map
+        vs = sm.value_span(pointer)
+        if vs is None:
+            return None
+        ks = sm.key_span(pointer) if pointer else None
+        return (ks[0] if ks else vs[0], vs[1])
+
 
 def pointer_span(parsed: ParsedText, pointer: str, *, key: bool = False) -> tuple[int, int]:
     """The smallest true span for a pointer (issue 3, README "Where diagnostics point").
@@ -153,9 +163,18 @@ def analyze(text: str, *, name: str | None = None, export: bool = False, resolve
         return Analysis(text, kind, parsed, tuple(problems + rule_issues(value, kind, export=export, resolver=resolver)))
     broken = set(parsed.broken)
     # In broken text, structural findings inside a cut region are echoes of the syntax error.
-    schema = [i for i in schema if not _inside_any(i.pointers[0] if i.pointers else "", broken)]
+    schema = [i for i in schema if not _echoes_a_cut(i, broken)]
     rules, pruned = _tolerant_rules(value, kind, schema, broken, export=export, resolver=resolver)
     return Analysis(text, kind, parsed, tuple(problems + schema + rules), tuple(pruned))
+
+
+def _echoes_a_cut(issue: Issue, broken: set[str]) -> bool:
+    """A structural finding inside a cut region, or a "missing" field whose value the cut ate."""
+    p = issue.pointers[0] if issue.pointers else ""
+    if _inside_any(p, broken - {""}):
+        return True
+    field = issue.data.get("field") if issue.data and issue.data.get("problem") == "missing" else None
+    return isinstance(field, str) and f"{p}/{field}".replace("//", "/") in broken
 
 
 def _inside_any(pointer: str, regions: set[str]) -> bool:

@@ -33,7 +33,14 @@ def to_lsp_diagnostic(analysis: Analysis, issue: Issue, uri: str, encoding: str,
     lines = analysis.line_index
     severity = lsp.DiagnosticSeverity.Error if issue.severity == "error" else lsp.DiagnosticSeverity.Warning
     related = None
-    if issue.related:
+    spans = issue.data.get("related_spans") if issue.data else None
+    if spans:  # copies of a duplicated key share one pointer: the parser gives their spans
+        related = [
+            lsp.DiagnosticRelatedInformation(
+                location=lsp.Location(uri=uri, range=to_lsp_range(lines, (s, e), encoding)), message=note)
+            for s, e, note in spans
+        ]
+    elif issue.related:
         related = [
             lsp.DiagnosticRelatedInformation(
                 location=lsp.Location(uri=uri, range=to_lsp_range(lines, analysis.pointer_span(p), encoding)),

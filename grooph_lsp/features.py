@@ -78,9 +78,7 @@ def _doc_and_offset(ls: "GroophServer", uri: str, pos: lsp.Position):
 
 def _symbol(ls: "GroophServer", doc, analysis, sym: Symbol) -> lsp.DocumentSymbol:
     lines = doc.lines
-    full = analysis.pointer_span(sym.pointer) if sym.pointer else (0, len(analysis.text))
-    if sym.kind == "list" and sym.pointer:
-        full = analysis.pointer_span(sym.pointer, key=True)[0], analysis.pointer_span(sym.pointer)[1]
+    full = (analysis.extent(sym.pointer) if sym.pointer else None) or (0, len(analysis.text))
     sel = analysis.pointer_span(sym.id_pointer) if sym.id_pointer else full
     if not (full[0] <= sel[0] and sel[1] <= full[1]):
         sel = full
@@ -164,8 +162,9 @@ def register(server: "GroophServer") -> None:
         out: list[lsp.FoldingRange] = []
 
         def walk(sym: Symbol) -> None:
-            if sym.pointer:
-                s, e = analysis.pointer_span(sym.pointer)
+            span = analysis.extent(sym.pointer) if sym.pointer else None
+            if span is not None:
+                s, e = span
                 (sl, _), (el, _) = doc.lines.position(s), doc.lines.position(e)
                 if el > sl:
                     out.append(lsp.FoldingRange(start_line=sl, end_line=el))

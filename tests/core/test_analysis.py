@@ -123,3 +123,11 @@ def test_map_with_a_broken_session_keeps_the_handoff_rules():
     assert codes[0] == "E_SCHEMA"  # session b has no role
     assert "E_DANGLING_REF" in codes and "E_HANDOFF_NO_CARRIER" in codes
     assert all(_token(a, i) != '"b"' for i in a.issues if i.code == "E_DANGLING_REF")
+
+
+def test_a_value_cut_by_the_syntax_error_is_not_also_a_missing_field():
+    text = TEXT.replace('"brief": "Also.",', '"brief": ,', 1)
+    a = analyze(text, name="g.grooph.json")
+    assert "E_SYNTAX" in _codes(a)
+    assert not [i for i in a.issues if i.code == "E_SCHEMA" and "brief" in i.message]
+    assert "E_DANGLING_REF" in _codes(a)
