@@ -92,7 +92,8 @@ class DocumentStore:
             if rng is None:
                 text = ch.text
                 continue
-            lines = LineIndex(text)
+            # The first change is in the current version's coordinates: its cached index serves.
+            lines = doc.lines if text is doc.text else LineIndex(text)
             start = lines.offset(rng.start.line, rng.start.character, encoding)
             end = lines.offset(rng.end.line, rng.end.character, encoding)
             if end < start:
@@ -100,6 +101,9 @@ class DocumentStore:
             text = text[:start] + ch.text + text[end:]
         doc.set_text(text)
         doc.version = version
+        # The old version's analysis can never be served again; letting it go now frees its text and
+        # value before the new version is analysed (a lower memory peak on large documents).
+        self._analysis.pop(uri, None)
         return doc
 
     def analysis(self, doc: OpenDocument, *, export: bool, max_chars: int) -> Analysis:
@@ -109,6 +113,8 @@ class DocumentStore:
         if hit is not None and hit[0] == key and hit[1].text is doc.text:
             return hit[1]
         result = analyze(doc.text, name=doc.name, export=export, resolver=_resolver_for(doc.uri), max_chars=max_chars)
+        if not result._lines:  # one line index per version: the diagnostics and the next change share it
+            result._lines.append(doc.lines)
         self._analysis[doc.uri] = (key, result)
         return result
 
