@@ -49,29 +49,104 @@ def apply_edits(text: str, edits: list[TextEdit]) -> str:
 
 
 def line_edits(old: str, new: str, *, max_lines: int = 20000) -> list[TextEdit]:
-    """The minimal set of whole-line replacements turning `old` into `new`."""
+    """The minimal set of whole-line replacements turning `old` into `new`.
+
+    Small differing regions get difflib's exact matcher; large ones are first cut at lines that occur
+    exactly once in both texts, in order (patience diff: an object's `"id": …` line is such an
+    anchor), so formatting a 1M-character document costs milliseconds instead of difflib's quadratic
+    seconds. A region with no anchor larger than `max_lines` is replaced whole."""
     if old == new:
         return []
     a, b = split_lines(old), split_lines(new)
     starts = [0]
     for line in a:
         starts.append(starts[-1] + len(line))
-    lo = 0
-    while lo < len(a) and lo < len(b) and a[lo] == b[lo]:
-        lo += 1
-    hi_a, hi_b = len(a), len(b)
-    while hi_a > lo and hi_b > lo and a[hi_a - 1] == b[hi_b - 1]:
-        hi_a -= 1
-        hi_b -= 1
-    if (hi_a - lo) > max_lines or (hi_b - lo) > max_lines:
-        return [TextEdit(starts[lo], starts[hi_a], "".join(b[lo:hi_b]))]
-    sm = difflib.SequenceMatcher(None, a[lo:hi_a], b[lo:hi_b], autojunk=False)
-    edits = []
-    for tag, i1, i2, j1, j2 in sm.get_opcodes():
-        if tag == "equal":
+    return [TextEdit(starts[i1], starts[i2], "".join(b[j1:j2])) for i1, i2, j1, j2 in _changed_regions(a, b, max_lines)]
+
+
+# Below this product of region lengths difflib's exact matcher is cheap (it is quadratic in the
+# number of repeated lines, and a JSON document repeats `},` and `],` thousands of times).
+_DIFFLIB_AREA = 250_000
+
+
+def _changed_regions(a: list[str], b: list[str], max_lines: int) -> list[tuple[int, int, int, int]]:
+    """(a_start, a_end, b_start, b_end) of every region that differs, in order."""
+    out: list[tuple[int, int, int, int]] = []
+    todo = [(0, len(a), 0, len(b))]  # a stack, regions pushed in reverse so they pop in order
+    while todo:
+        alo, ahi, blo, bhi = todo.pop()
+        while alo < ahi and blo < bhi and a[alo] == b[blo]:
+            alo += 1
+            blo += 1
+        while ahi > alo and bhi > blo and a[ahi - 1] == b[bhi - 1]:
+            ahi -= 1
+            bhi -= 1
+        if alo == ahi and blo == bhi:
             continue
-        edits.append(TextEdit(starts[lo + i1], starts[lo + i2], "".join(b[lo + j1: lo + j2])))
-    return edits
+        if alo == ahi or blo == bhi:
+            out.append((alo, ahi, blo, bhi))
+            continue
+        if (ahi - alo) * (bhi - blo) <= _DIFFLIB_AREA:
+            sm = difflib.SequenceMatcher(None, a[alo:ahi], b[blo:bhi], autojunk=False)
+            out.extend((alo + i1, alo + i2, blo + j1, blo + j2)
+                       for tag, i1, i2, j1, j2 in sm.get_opcodes() if tag != "equal")
+            continue
+        anchors = _unique_anchors(a, b, alo, ahi, blo, bhi)
+        if not anchors:
+            if (ahi - alo) > max_lines or (bhi - blo) > max_lines:
+                out.append((alo, ahi, blo, bhi))
+            else:
+                sm = difflib.SequenceMatcher(None, a[alo:ahi], b[blo:bhi], autojunk=False)
+                out.extend((alo + i1, alo + i2, blo + j1, blo + j2)
+                           for tag, i1, i2, j1, j2 in sm.get_opcodes() if tag != "equal")
+            continue
+        gaps = []
+        pi, pj = alo, blo
+        for i, j in anchors:
+            gaps.append((pi, i, pj, j))
+            pi, pj = i + 1, j + 1
+        gaps.append((pi, ahi, pj, bhi))
+        todo.extend(reversed(gaps))
+    return out
+
+
+def _unique_anchors(a: list[str], b: list[str], alo: int, ahi: int, blo: int, bhi: int) -> list[tuple[int, int]]:
+    """Pairs (i, j) of lines occurring exactly once in a[alo:ahi] and once in b[blo:bhi], equal, and
+    in the same order in both (the longest such chain: patience sorting)."""
+    from bisect import bisect_left
+
+    count_a: dict[str, int] = {}
+    for i in range(alo, ahi):
+        line = a[i]
+        count_a[line] = count_a.get(line, 0) + 1
+    where_b: dict[str, int] = {}
+    count_b: dict[str, int] = {}
+    for j in range(blo, bhi):
+        line = b[j]
+        if count_a.get(line) == 1:
+            count_b[line] = count_b.get(line, 0) + 1
+            where_b[line] = j
+    pairs = [(i, where_b[a[i]]) for i in range(alo, ahi) if count_b.get(a[i]) == 1 and count_a[a[i]] == 1]
+    # Longest increasing subsequence of the b positions (pairs are already in a's order).
+    tails: list[int] = []  # tails[k] = smallest b position ending a chain of length k + 1
+    tail_at: list[int] = []  # index into pairs of that chain's end
+    back: list[int] = [-1] * len(pairs)
+    for n, (_, j) in enumerate(pairs):
+        k = bisect_left(tails, j)
+        if k == len(tails):
+            tails.append(j)
+            tail_at.append(n)
+        else:
+            tails[k] = j
+            tail_at[k] = n
+        back[n] = tail_at[k - 1] if k else -1
+    chain = []
+    n = tail_at[-1] if tail_at else -1
+    while n >= 0:
+        chain.append(pairs[n])
+        n = back[n]
+    chain.reverse()
+    return chain
 
 
 def same(a: object, b: object) -> bool:
