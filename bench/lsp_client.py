@@ -28,12 +28,14 @@ class Received:
 
 
 class LspServerProcess:
-    """`python -m grooph_lsp` as a child process, with request/notify and waiting for messages."""
+    """`python -m grooph_lsp` (or `command`, e.g. the server under a profiler) as a child process, with
+    request/notify and waiting for messages."""
 
-    def __init__(self, cwd: str, *, init_options: dict | None = None, timeout: float = 120.0) -> None:
+    def __init__(self, cwd: str, *, init_options: dict | None = None, timeout: float = 120.0,
+                 command: list[str] | None = None) -> None:
         self.timeout = timeout
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "grooph_lsp"], cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            command or [sys.executable, "-m", "grooph_lsp"], cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
         )
         self._next_id = 0
@@ -161,6 +163,12 @@ class LspServerProcess:
                 if line.startswith(field + ":"):
                     return int(line.split()[1])
         raise KeyError(field)
+
+    def cpu_seconds(self) -> float:
+        """User + system CPU time the server process has used so far (/proc/<pid>/stat, clock ticks)."""
+        with open(f"/proc/{self.pid}/stat", encoding="ascii") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def close(self) -> None:
         """shutdown + exit; kill the process if it does not go within a few seconds."""
