@@ -14,7 +14,6 @@ from grooph_core.rules.graph.semantics import (
     model_key,
     named_harness,
     nearest_writers,
-    policy_covers_edge,
     render_model_key,
     str_id,
 )
@@ -30,6 +29,7 @@ def critic_not_isolated_issues(doc: dict, index: GraphIndex) -> list[Issue]:
     policies = [p for p in index.policies if isinstance(p, dict) and p.get("kind") == "critic-isolation"]
     if not policies:
         return []
+    first_covering = _coverage(policies, index)
     out = []
     for i, e in enumerate(index.edges):
         if not isinstance(e, dict):
@@ -37,7 +37,7 @@ def critic_not_isolated_issues(doc: dict, index: GraphIndex) -> list[Issue]:
         c = index.node(e.get("to"))
         if c is None or not is_critic_family(c) or is_person_step(c):
             continue
-        policy = next((p for p in policies if policy_covers_edge(p, e, index)), None)
+        policy = first_covering(e)
         if policy is None:
             continue
         eid, cid, pid = str_id(e) or "", str_id(c) or "", str_id(policy) or ""
@@ -57,6 +57,50 @@ def critic_not_isolated_issues(doc: dict, index: GraphIndex) -> list[Issue]:
             out.append(make("E_CRITIC_NOT_ISOLATED", msg, [eid, wid, cid], [ptr], variant="no evidence",
                             edge=eid, critic=cid, policy=pid, writer=wid))
     return out
+
+
+def _coverage(policies: list[dict], index: GraphIndex):
+    """A function edge -> the first of `policies` (in their order) covering it (§2.9), or None.
+
+    The policies are indexed by scope once, so each edge costs a few dict look-ups instead of a scan
+    of every policy (a graph with a critic-isolation policy per critic was quadratic here)."""
+    by_scope: dict[str, list[int]] = {}
+    by_loop: dict[int, list[int]] = {}  # loop position -> positions of the policies scoped to it
+    for n, p in enumerate(policies):
+        scope = p.get("scope")
+        if not isinstance(scope, str):
+            continue
+        kind, _, x = scope.partition(":")
+        if kind == "loop":
+            pos = index.loop_pos.get(x)
+            if pos is not None:
+                by_loop.setdefault(pos, []).append(n)
+        elif scope == "graph" or kind in ("edge", "node"):
+            by_scope.setdefault(scope, []).append(n)
+    graph_wide = by_scope.get("graph", [])
+    loops_of: dict[str, list[int]] = {}  # node id -> positions of the policy-scoped loops listing it
+    for pos in by_loop:
+        for m in index.loop_members[pos]:
+            if isinstance(m, str):
+                loops_of.setdefault(m, []).append(pos)
+
+    def first_covering(edge: dict) -> dict | None:
+        found = graph_wide[0] if graph_wide else None
+        eid, frm, to = edge.get("id"), edge.get("from"), edge.get("to")
+        candidates = []
+        if isinstance(eid, str):
+            candidates.append(by_scope.get("edge:" + eid))
+        if isinstance(frm, str):
+            candidates.append(by_scope.get("node:" + frm))
+        if isinstance(to, str):
+            candidates.append(by_scope.get("node:" + to))
+            candidates += [by_loop[pos] for pos in loops_of.get(to, ())]
+        for positions in candidates:
+            if positions and (found is None or positions[0] < found):
+                found = positions[0]
+        return None if found is None else policies[found]
+
+    return first_covering
 
 
 def homogeneous_critics_issues(doc: dict, index: GraphIndex) -> list[Issue]:
