@@ -16,6 +16,7 @@ from grooph_core.issues import Issue
 from grooph_core.ops.doc_edits import remove, set_value
 from grooph_core.ops.ids import id_set, ids_of, items, unique
 from grooph_core.ops.repair_types import Candidate
+from grooph_core.rules.graph.loops import closes_inside
 from grooph_core.rules.graph.semantics import (
     KNOWN_HARNESSES,
     SHORT_CAP,
@@ -184,28 +185,6 @@ def _shortest_path(index: GraphIndex, start: str, goal: str) -> list[str] | None
     return None
 
 
-def _closes_inside(index: GraphIndex, edge: dict, members: set) -> bool:
-    """A path from the edge's `to` back to its `from` over edges whose ends are both members."""
-    f, t = edge.get("from"), edge.get("to")
-    if f not in members or t not in members:
-        return False
-    if f == t:
-        return True
-    seen, queue = {t}, deque([t])
-    while queue:
-        cur = queue.popleft()
-        for p in index.outgoing.get(cur, ()):
-            nxt = index.edges[p].get("to")
-            if nxt not in members:
-                continue
-            if nxt == f:
-                return True
-            if nxt not in seen:
-                seen.add(nxt)
-                queue.append(nxt)
-    return False
-
-
 def loop_back_edge(issue: Issue, doc: dict, index: GraphIndex) -> list[Candidate]:
     d = issue.data
     lid, variant = d.get("loop"), d.get("variant")
@@ -216,7 +195,7 @@ def loop_back_edge(issue: Issue, doc: dict, index: GraphIndex) -> list[Candidate
     members = set(m for m in items(loop, "members") if isinstance(m, str))
     if variant == "empty":
         found = [e for e in index.edges if isinstance(e, dict) and isinstance(e.get("id"), str)
-                 and _closes_inside(index, e, members)]
+                 and closes_inside(index, e, members)]
         found.sort(key=lambda e: 0 if e.get("when") == "fail" else 1)  # stable: "fail" edges first
         kind = "preferred" if len(found) == 1 else "offered"
         return [Candidate(f"Mark edge {e['id']} ({e.get('from')} → {e.get('to')}) as the back edge of loop {lid}",

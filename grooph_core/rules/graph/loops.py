@@ -55,7 +55,18 @@ def closes_cycle(edge: dict, index: GraphIndex, loop_pos: int, components: dict[
         return True
     if components is not None:
         return f in components and components.get(f) == components.get(t)
-    members = index.loop_members[loop_pos]
+    return closes_inside(index, edge, index.loop_members[loop_pos])
+
+
+def closes_inside(index: GraphIndex, edge: dict, members) -> bool:
+    """Breadth-first, as the spec words it: a path from the edge's `to` back to its `from` over
+    edges of the document whose `to` is in `members` (both ends must be members; a self-loop closes).
+    Repairs use it on proposed member sets too."""
+    f, t = edge.get("from"), edge.get("to")
+    if f not in members or t not in members:
+        return False
+    if f == t:
+        return True
     seen = {t}
     queue = [t]
     while queue:
