@@ -6,9 +6,9 @@ result is the failure triple alone; no partial document is returned.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 
+from grooph_core.json_copy import copy_json
 from grooph_core.ops.errors import OpRefused, quoted_list, render, suggest
 from grooph_core.ops.table import BY_NAME, OP_NAMES, OpSpec
 from grooph_core.text import js_key_order
@@ -69,9 +69,9 @@ def apply(doc: dict, ops: list) -> ApplyResult:
         return ApplyResult(False, None, (), OpError(-1, "", "the ops must be a JSON list"))
     if not isinstance(doc, dict):
         if not ops:
-            return ApplyResult(True, copy.deepcopy(doc), ())
+            return ApplyResult(True, copy_json(doc), ())
         return ApplyResult(False, None, (), OpError(0, _op_name(ops[0]), "the document is not a JSON object"))
-    work = copy.deepcopy(doc)
+    work = copy_json(doc)
     ids: list[str | None] = []
     for index, entry in enumerate(ops):
         try:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 
+from grooph_core.json_copy import copy_json
 from grooph_core.text import pointer_split
 
 EDIT_NAMES = ("set", "remove", "renameKey")
@@ -92,7 +93,7 @@ def _apply_one(doc: object, edit: dict) -> None:
 
 def apply_edits(doc: object, edits: list) -> EditResult:
     """Apply the edits in order to a copy of `doc`; the input is never modified."""
-    work = copy.deepcopy(doc)
+    work = copy_json(doc)
     try:
         for edit in edits:
             if not isinstance(edit, dict):
