@@ -6,11 +6,13 @@ measured without its top-level `layout`, a map as it is. Exactly 24,000 passes.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+from grooph_core.canonical import _number as canonical_number
 from grooph_core.canonical import canonical_text
 from grooph_core.issues import Issue, make
-from grooph_core.text import utf16_len
+from grooph_core.text import js_number, utf16_len
 
 LIMIT = 24_000
 
@@ -19,10 +21,61 @@ def document_size(value: Any, kind: str) -> int:
     """The measured size: UTF-16 length of the canonical text (a graph's without top-level `layout`)."""
     if kind != "map" and isinstance(value, dict) and "layout" in value:
         value = {k: v for k, v in value.items() if k != "layout"}
+    size = canonical_size(value)
+    if size is not None:
+        return size
     text = canonical_text(value, kind)
     if text.isascii():
         return len(text)
     return utf16_len(text)
+
+
+_MAX_SAFE = 2**53
+
+
+def canonical_size(value: Any) -> int | None:
+    """The UTF-16 length of `canonical_text(value, kind)` without writing it (this rule runs on every
+    keystroke), or None when only writing it can tell (a lone surrogate, a value that is not JSON).
+
+    The canonical layout (graph.md §6.1, map.md §9) depends on the value alone, not on its key order:
+    the compact text with `","` and `": "` written by the C encoder (the same string escaping as the
+    canonical writer) plus, for each non-empty container at depth d, a line break and 2(d+1) spaces
+    before each of its n members and a line break and 2d spaces before its closer; numbers are
+    corrected from Python's spelling to ECMAScript's (graph.md §6.4); one final newline."""
+    if type(value) is not dict and type(value) is not list:
+        return None
+    try:
+        compact = json.dumps(value, ensure_ascii=False, separators=(",", ": "), check_circular=False, allow_nan=False)
+    except (ValueError, TypeError, RecursionError):
+        return None
+    size = len(compact) + 1
+    if not compact.isascii():
+        try:
+            size += len(compact.encode("utf-16-le")) // 2 - len(compact)
+        except UnicodeEncodeError:  # a lone surrogate: the canonical form escapes it
+            return None
+    stack = [(value, 0)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        x, d = pop()
+        n = len(x)
+        if not n:
+            continue
+        size += n * (2 * d + 3) + 2 * d + 1
+        for v in (x.values() if type(x) is dict else x):
+            t = type(v)
+            if t is str or t is bool or v is None:
+                continue
+            if t is dict or t is list:
+                push((v, d + 1))
+            elif t is int:
+                if not -_MAX_SAFE < v < _MAX_SAFE:
+                    size += len(js_number(v)) - len(int.__repr__(v))
+            elif t is float:
+                size += len(canonical_number(v)) - len(float.__repr__(v))
+            else:
+                return None
+    return size
 
 
 def doc_size_issues(value: Any, kind: str) -> list[Issue]:
