@@ -37,9 +37,24 @@ SYMBOL_KINDS = {
 
 
 class RequestRefused(JsonRpcException):
-    """An LSP error the client shows to the user (RequestFailed, LSP 3.17)."""
+    """An LSP error the client shows to the user (RequestFailed, LSP 3.17). pygls reads the class's
+    `CODE` (a `code` class attribute would be overwritten by the instance's, -32603 InternalError)."""
 
-    code = REQUEST_FAILED
+    CODE = REQUEST_FAILED
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        log.info("refused: %s", message)
+
+
+class QuietRefusals(logging.Filter):
+    """pygls logs every exception a handler raises, traceback and all, at ERROR; a refusal is an
+    answer to the user, not a fault of the server, so its record is dropped (issue 9: no traceback
+    in the log for ordinary use)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        return not isinstance(exc, RequestRefused)
 
 
 def lsp_edits(ls: "GroophServer", doc, edits: list[TextEdit]) -> list[lsp.TextEdit]:
@@ -94,6 +109,9 @@ def _symbol(ls: "GroophServer", doc, analysis, sym: Symbol) -> lsp.DocumentSymbo
 
 def register(server: "GroophServer") -> None:
     """Register every request feature on the server."""
+    rpc_log = logging.getLogger("pygls.protocol.json_rpc")
+    if not any(isinstance(f, QuietRefusals) for f in rpc_log.filters):
+        rpc_log.addFilter(QuietRefusals())
 
     @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
     def formatting(ls: "GroophServer", params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit] | None:
