@@ -25,7 +25,13 @@ FIX_ALL_KIND = "source.fixAll.grooph"
 
 
 class GroophProtocol(LanguageServerProtocol):
-    """Keeps the open texts in our own store (correct LSP line breaks); pygls's copy is not used."""
+    """Keeps the open texts in our own store (correct LSP line breaks); pygls's copy is not used, so
+    it is not made either (it would hold every opened text, as first opened, until closed)."""
+
+    @lsp_method(lsp.TEXT_DOCUMENT_DID_OPEN)
+    def lsp_text_document__did_open(self, params: lsp.DidOpenTextDocumentParams):
+        if (user_handler := self.fm.features.get(lsp.TEXT_DOCUMENT_DID_OPEN)) is not None:
+            yield user_handler, (params,), None
 
     @lsp_method(lsp.TEXT_DOCUMENT_DID_CHANGE)
     def lsp_text_document__did_change(self, params: lsp.DidChangeTextDocumentParams):
