@@ -44,8 +44,14 @@ def float_is_lossy(literal: str, value: float) -> bool:
     if len(literal) <= 15 and abs(value) >= _MIN_NORMAL:
         return False
     if value == 0:
-        return Decimal(literal) != 0
-    return Decimal(literal) != Decimal(js_number(value))
+        # Zero is exact only when every digit is 0; no Decimal here, because an exponent beyond
+        # Decimal's range (`1e-4009007199254740993`, typed by anyone) raises InvalidOperation.
+        mantissa = literal.partition("e")[0].partition("E")[0]
+        return any(c in "123456789" for c in mantissa)
+    try:
+        return Decimal(literal) != Decimal(js_number(value))
+    except InvalidOperation:  # an exponent out of Decimal's range; a finite non-zero double differs
+        return True
 
 
 def precision_message(literal: str, value: int | float) -> str:
