@@ -26,6 +26,8 @@ class Completion:
     detail: str = ""
     documentation: str = ""
     filter_text: str = ""
+    snippet: str | None = None  # the same insertion with a tab stop inside the value, for clients that take snippets
+    comma_at: int | None = None  # where a comma must also go (after the member before the cursor)
 
 
 def _open_string_start(text: str, offset: int) -> int | None:
@@ -156,6 +158,7 @@ def _key_completions(analysis: Analysis, obj_ptr: str, span: tuple[int, int], *,
     shape = object_shape(analysis.kind, analysis.value, obj_ptr)
     if shape is None:
         return []  # not a declared object (a record such as layout, free JSON, an unknown key's value)
+    comma_at, after = _separators(analysis.text, span) if not bare else (None, "")
     out = []
     for f in shape.fields:
         if f.name in shape.present:
@@ -165,11 +168,41 @@ def _key_completions(analysis: Analysis, obj_ptr: str, span: tuple[int, int], *,
             placeholder = json.dumps(str(f.values[0]))
         elif f.values and f.json_type == "number":
             placeholder = str(f.values[0])
-        insert = json.dumps(f.name) if bare else f"{json.dumps(f.name)}: {placeholder}"
+        key = json.dumps(f.name)
         detail = ("required" if f.required else "optional") + f" · {f.expected}"
-        out.append(Completion(f.name, "key", insert, span, detail, f.description, json.dumps(f.name)))
+        if bare:
+            out.append(Completion(f.name, "key", key, span, detail, f.description, key))
+            continue
+        insert = f"{key}: {placeholder}{after}"
+        snippet = f"{_snippet_escape(key)}: {_snippet_value(placeholder)}{after}"
+        out.append(Completion(f.name, "key", insert, span, detail, f.description, key, snippet, comma_at))
     out.sort(key=lambda c: 0 if c.detail.startswith("required") else 1)
     return out
+
+
+def _separators(text: str, span: tuple[int, int]) -> tuple[int | None, str]:
+    """The commas a new member needs so the object stays valid JSON: one right after the member
+    that ends before the cursor (an additional edit there), one after it when another member follows."""
+    ch, at = _prev_significant(text, span[0])
+    comma_at = None if ch in ("{", ",", "") else at + 1
+    i = span[1]
+    while i < len(text) and text[i] in " \t\r\n":
+        i += 1
+    after = "," if i < len(text) and text[i] == '"' else ""
+    return comma_at, after
+
+
+def _snippet_escape(s: str) -> str:
+    return s.replace("\\", "\\\\").replace("$", "\\$").replace("}", "\\}")
+
+
+def _snippet_value(placeholder: str) -> str:
+    """A tab stop where the person types: inside the quotes, brackets or braces, or over the default."""
+    if placeholder == '""':
+        return '"$1"'
+    if placeholder in ("[]", "{}"):
+        return placeholder[0] + "$1" + placeholder[1]
+    return "${1:" + _snippet_escape(placeholder) + "}"
 
 
 def _value_completions(analysis: Analysis, pointer: str, span: tuple[int, int], *, quoted: bool, item_of: str | None = None) -> list[Completion]:

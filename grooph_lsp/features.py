@@ -84,6 +84,12 @@ def _completion_formats(ls: "GroophServer"):
     return item.documentation_format if item else None
 
 
+def _snippet_support(ls: "GroophServer") -> bool:
+    td = ls.client_capabilities.text_document
+    item = td.completion.completion_item if td and td.completion else None
+    return bool(item and item.snippet_support)
+
+
 def _doc_and_offset(ls: "GroophServer", uri: str, pos: lsp.Position):
     doc = ls.served(uri)
     if doc is None:
@@ -213,6 +219,7 @@ def register(server: "GroophServer") -> None:
             return None
         items = []
         formats = _completion_formats(ls)
+        snippets = _snippet_support(ls)
         for n, c in enumerate(core_completion.complete_at(analysis, offset)):
             items.append(lsp.CompletionItem(
                 label=c.label,
@@ -221,7 +228,11 @@ def register(server: "GroophServer") -> None:
                 documentation=(_markup(ls, c.documentation, formats) if formats else _plain(c.documentation)) if c.documentation else None,
                 sort_text=f"{n:04d}",
                 filter_text=c.filter_text or None,
-                text_edit=lsp.TextEdit(range=to_lsp_range(doc.lines, c.span, ls.encoding), new_text=c.insert_text),
+                text_edit=lsp.TextEdit(range=to_lsp_range(doc.lines, c.span, ls.encoding),
+                                       new_text=c.snippet if snippets and c.snippet else c.insert_text),
+                insert_text_format=lsp.InsertTextFormat.Snippet if snippets and c.snippet else None,
+                additional_text_edits=[lsp.TextEdit(range=to_lsp_range(doc.lines, (c.comma_at, c.comma_at), ls.encoding), new_text=",")]
+                if c.comma_at is not None else None,
             ))
         return lsp.CompletionList(is_incomplete=False, items=items)
 
