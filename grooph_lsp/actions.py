@@ -58,25 +58,34 @@ def register(server: "GroophServer") -> None:
         want_fix_all = only is None or any(_kind_matches(FIX_ALL, k) for k in only)
         want_quick = only is None or any(_kind_matches(lsp.CodeActionKind.QuickFix, k) for k in only)
         if want_quick:
-            start = to_offset(doc.lines, params.range.start, ls.encoding)
-            end = to_offset(doc.lines, params.range.end, ls.encoding)
-            chosen = []
-            for issue in analysis.issues:
-                s, e = analysis.span(issue)
-                if s <= end and start <= e:
-                    chosen.append(issue)
             diag_by_index = {}
             for d in params.context.diagnostics or []:
                 if isinstance(d.data, dict) and isinstance(d.data.get("index"), int):
                     diag_by_index[d.data["index"]] = d
+            # the client names the diagnostics it asks about (when they are of this version)
+            chosen = [analysis.issues[i] for i in sorted(diag_by_index)
+                      if i < len(analysis.issues) and analysis.issues[i].code == diag_by_index[i].code]
+            if not chosen:
+                start = to_offset(doc.lines, params.range.start, ls.encoding)
+                end = to_offset(doc.lines, params.range.end, ls.encoding)
+                chosen = [i for i in analysis.issues if _overlaps(analysis.span(i), start, end)]
+            seen: set[tuple] = set()
+            preferred_for: set[int] = set()
             for fix in core.quick_fixes(analysis, chosen, export=ls.settings.complete):
+                key = (fix.title, fix.edits)
+                if key in seen:  # two issues with the same repair (one edge, two findings) give one action
+                    continue
+                seen.add(key)
                 idx = analysis.issues.index(fix.issue) if fix.issue in analysis.issues else None
                 diag = diag_by_index.get(idx)
+                preferred = fix.preferred and id(fix.issue) not in preferred_for  # one per diagnostic
+                if preferred:
+                    preferred_for.add(id(fix.issue))
                 action = lsp.CodeAction(
                     title=fix.title,
                     kind=lsp.CodeActionKind.QuickFix,
                     diagnostics=[diag] if diag is not None else None,
-                    is_preferred=fix.preferred or None,
+                    is_preferred=preferred or None,
                     edit=_workspace_edit(ls, doc, fix.edits),
                 )
                 if fix.fill:
@@ -142,6 +151,10 @@ def register(server: "GroophServer") -> None:
         rng = to_lsp_range(doc.lines, (s, e), ls.encoding)
         ls.window_show_document(lsp.ShowDocumentParams(uri=uri, take_focus=True, selection=rng))
         return True
+
+
+def _overlaps(span: tuple[int, int], start: int, end: int) -> bool:
+    return span[0] <= end and start <= span[1]
 
 
 def _kind_matches(ours: str, requested: str) -> bool:

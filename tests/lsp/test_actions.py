@@ -138,3 +138,20 @@ async def test_preview_refuses_a_document_it_cannot_draw(client, tmp_path):
     with pytest.raises(JsonRpcException) as err:
         await client.workspace_execute_command_async(lsp.ExecuteCommandParams(command="grooph.preview", arguments=[uri]))
     assert "/version" in str(err.value)
+
+
+async def test_actions_are_not_repeated_and_one_is_preferred_per_diagnostic(client, tmp_path):
+    from tests.conftest import FIXTURES
+
+    text = (FIXTURES / "invalid" / "W_FANOUT_ON_COUPLED" / "coupled-node-in-coupled-group.grooph.json").read_text()
+    uri = (tmp_path / "f.grooph.json").as_uri()
+    open_text(client, uri, text)
+    diags = await diagnostics_for(client, uri)
+    whole = lsp.Range(start=lsp.Position(line=0, character=0), end=lsp.Position(line=len(text.splitlines()), character=0))
+    actions = await client.text_document_code_action_async(lsp.CodeActionParams(
+        text_document=DOC(uri=uri), range=whole, context=lsp.CodeActionContext(diagnostics=[], only=["quickfix"])))
+    titles = [a.title for a in actions]
+    assert titles and len(titles) == len(set(titles))
+    for d in diags:
+        named = await _actions(client, uri, d, only=["quickfix"])
+        assert sum(1 for a in named if a.is_preferred) <= 1
