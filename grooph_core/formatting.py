@@ -3,6 +3,10 @@
 Formatting never loses what the user wrote: text that is not valid JSON is not formatted; nor is a
 document with a duplicated key (the first value would vanish) or a number that the canonical form
 would rewrite (an integer beyond 2^53): the user is told why instead.
+
+Line endings belong to the editor (`files.eol`, `fileformat`): a document written with CRLF keeps
+CRLF, so format-on-save stays quiet there too. Everything else is the canonical text; the command
+line (`grooph fmt`) writes LF as the spec says.
 """
 
 from __future__ import annotations
@@ -29,4 +33,13 @@ def format_edits(analysis: Analysis) -> list[TextEdit] | Refused:
             return Refused(f"Not formatted: {p.message} Formatting would drop one of the two values; remove one copy first.")
         if p.code == "W_NUMBER_PRECISION":
             return Refused(f"Not formatted: {p.message}")
-    return line_edits(analysis.text, canonical_text(parsed.value, analysis.kind))
+    canonical = canonical_text(parsed.value, analysis.kind)
+    if _uses_crlf(analysis.text):
+        canonical = canonical.replace("\n", "\r\n")
+    return line_edits(analysis.text, canonical)
+
+
+def _uses_crlf(text: str) -> bool:
+    """The document's own line ending is CRLF (its first line break is one)."""
+    i = text.find("\n")
+    return i > 0 and text[i - 1] == "\r"

@@ -86,11 +86,27 @@ def parse_strict(text: str) -> tuple[object, Issue | None]:
     try:
         return json.loads(text, parse_constant=_reject_constant), None
     except json.JSONDecodeError as e:
-        return None, not_json(f"{e.msg} at line {e.lineno}, column {e.colno}")
+        return None, not_json(_explain(text, e))
     except ValueError as e:  # NaN / Infinity
         return None, not_json(str(e))
     except RecursionError:
         return None, not_json(f"nested too deeply")
+
+
+def _explain(text: str, e: json.JSONDecodeError) -> str:
+    """The first syntax problem as the editor reports it (same words, same place as `--locations`
+    and the language server), falling back to Python's explanation."""
+    from grooph_core.line_index import LineIndex
+    from grooph_core.source import parse
+
+    try:
+        first = next((p for p in parse(text).problems if p.code == "E_SYNTAX"), None)
+    except Exception:  # the tolerant reader never raises; this only guards the explanation
+        first = None
+    if first is None or not first.data.get("span"):
+        return f"{e.msg} at line {e.lineno}, column {e.colno}"
+    line, col = LineIndex(text).position(first.data["span"][0])
+    return f"{first.message} (line {line + 1}, column {col + 1})"
 
 
 def decode(data: bytes) -> tuple[str | None, Issue | None]:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from grooph_core.cli.args import UsageError, parse_args
 from grooph_core.issues import Issue
+from grooph_core.kinds import kind_from_name
 from grooph_core.load import Loaded, NoSuchFile, read_document
 from grooph_core.validate import validate_value
 
@@ -169,15 +170,16 @@ def run(argv: list[str]) -> int:
     failed = False
     reports: list[dict] = []
     for path, exists in _expand(args.positionals):
-        if not exists:
-            sys.stderr.write(f"grooph: no such file: {path}\n")
-            failed = True
-            continue
         try:
+            if not exists:
+                raise NoSuchFile(path)
             doc, issues, extra = check_file(path, export=export)
         except NoSuchFile:
             sys.stderr.write(f"grooph: no such file: {path}\n")
             failed = True
+            if as_json:  # every named file gets a record, so the report keeps its shape
+                reports.append({"file": path, "ok": False, "kind": kind_from_name(path) or "graph",
+                                "issues": [], "error": "no such file"})
             continue
         if extra.get("proposal"):
             failed = True

@@ -138,3 +138,13 @@ async def test_completion_of_keys_enums_and_ids(client, tmp_path):
         text_document=DOC(uri=uri), position=_pos(edited, '"when": "always",\n        "', len('"when": "always",\n        "'))))
     labels = [i.label for i in res.items]
     assert "isolation" in labels and "label" in labels and "from" not in labels
+
+
+async def test_format_keeps_crlf_and_is_quiet_on_canonical_crlf_text(client, tmp_path):
+    doc = graph()
+    canonical = canonical_text(doc, "graph").replace("\n", "\r\n")
+    uri = (tmp_path / "crlf.grooph.json").as_uri()
+    open_text(client, uri, canonical)
+    edits = await client.text_document_formatting_async(lsp.DocumentFormattingParams(
+        text_document=DOC(uri=uri), options=lsp.FormattingOptions(tab_size=2, insert_spaces=True)))
+    assert not edits
