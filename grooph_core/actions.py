@@ -114,7 +114,12 @@ def fix_all(analysis: Analysis, *, export: bool = False) -> QuickFix | None:
 def preview_svg(analysis: Analysis, *, view: str | None = None, theme: str = "light") -> str | Refused:
     """The picture of the document as the editor holds it, or which fault keeps it from being drawn."""
     if not analysis.parsed.ok or analysis.value is None:
-        return Refused("Cannot draw the picture: the text is not valid JSON yet.")
+        first = next((p for p in analysis.parsed.problems if p.data.get("span")), None)
+        where = ""
+        if first is not None:
+            line, col = analysis.line_index.position(first.data["span"][0])
+            where = f" (line {line + 1}, column {col + 1}: {first.message})"
+        return Refused(f"Cannot draw the picture: the text is not valid JSON yet{where}.")
     from grooph_core.picture import PictureError, render_svg
     from grooph_core.schema_check import schema_issues
 

@@ -65,8 +65,9 @@ def _id_hover(analysis: Analysis, pointer: str, on_key: bool) -> str | None:
         want = occ.target.replace("|", " or ")
         return f"No {want} has the id `{occ.id}`."
     text = _describe_object(analysis.kind, analysis.value, target.pointer, target.target)
-    refs = [o for o in related_occurrences(occs, target) if not o.definition]
-    text += f"\n\n{len(refs)} reference{'s' if len(refs) != 1 else ''}"
+    if target.target not in ("graph", "map"):  # nothing refers to the document's own id
+        refs = [o for o in related_occurrences(occs, target) if not o.definition]
+        text += f"\n\n{len(refs)} reference{'s' if len(refs) != 1 else ''}"
     return text
 
 
@@ -124,7 +125,7 @@ def hover_at(analysis: Analysis, offset: int) -> HoverText | None:
         else:
             text = _id_hover(analysis, pointer, False)
             span = analysis.parsed.source_map.value_span(pointer)
-            if text is None and isinstance(value_at(analysis.value, pointer), str):
+            if text is None:
                 text = _value_hover(analysis, pointer)
         if text:
             sections.append(text)
@@ -138,8 +139,11 @@ def hover_at(analysis: Analysis, offset: int) -> HoverText | None:
 
 
 def _value_hover(analysis: Analysis, pointer: str) -> str | None:
-    """An enum value: say what the field means and which values it allows."""
+    """A value: what its field means, and the values it allows when they are fixed."""
     fs = field_info(analysis.kind, analysis.value, pointer)
-    if fs is None or not fs.values:
+    if fs is None:
         return None
-    return f"**{fs.name}** — {fs.description}\n\nAllowed: " + ", ".join(f"`{v}`" for v in fs.values)
+    text = f"**{fs.name}** — {fs.description}"
+    if fs.values:
+        text += "\n\nAllowed: " + ", ".join(f"`{v}`" for v in fs.values)
+    return text

@@ -100,10 +100,14 @@ def register(server: "GroophServer") -> None:
     @server.command(PREVIEW)
     def preview(ls, *args):
         uri, view, theme = (list(args) + [None, None, None])[:3]
-        doc = ls.served(uri) if isinstance(uri, str) else None
+        if not isinstance(uri, str):
+            raise _refuse("grooph.preview needs the document's URI as its first argument: [uri, view?, theme?].")
+        doc = ls.served(uri)
         if doc is None:
-            raise _refuse(f"{uri!r} is not an open grooph document.")
-        theme = theme if theme in ("light", "dark", "auto") else ls.settings.preview_theme
+            raise _refuse(f"{uri} is not an open grooph document.")
+        if theme not in (None, "light", "dark", "auto"):
+            raise _refuse(f'Unknown theme {theme!r}: use "light", "dark" or "auto".')
+        theme = theme or ls.settings.preview_theme
         if view not in (None, "wide", "sequence"):
             raise _refuse(f'Unknown view {view!r}: use null, "wide" or "sequence".')
         svg = core.preview_svg(ls.analysis(doc), view=view, theme=theme)

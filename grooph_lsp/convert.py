@@ -48,9 +48,7 @@ def to_lsp_diagnostic(analysis: Analysis, issue: Issue, uri: str, encoding: str,
             )
             for p, note in issue.related
         ]
-    message = issue.message
-    if issue.at:
-        message += "  [at: " + ", ".join(issue.at) + "]"
+    message = issue.message  # `at` travels in `data`; the message already names the objects
     return lsp.Diagnostic(
         range=to_lsp_range(lines, analysis.span(issue), encoding),
         message=message,

@@ -148,3 +148,13 @@ async def test_format_keeps_crlf_and_is_quiet_on_canonical_crlf_text(client, tmp
     edits = await client.text_document_formatting_async(lsp.DocumentFormattingParams(
         text_document=DOC(uri=uri), options=lsp.FormattingOptions(tab_size=2, insert_spaces=True)))
     assert not edits
+
+
+async def test_hover_on_free_text_and_on_the_graph_id(client, tmp_path):
+    text = dumps(graph(goal="Ship the release notes."))
+    uri = (tmp_path / "h2.grooph.json").as_uri()
+    open_text(client, uri, text)
+    h = await client.text_document_hover_async(lsp.HoverParams(text_document=DOC(uri=uri), position=_pos(text, '"Ship the', 3)))
+    assert h is not None and "goal" in h.contents.value
+    h = await client.text_document_hover_async(lsp.HoverParams(text_document=DOC(uri=uri), position=_pos(text, '"id": "g"', 7)))
+    assert "reference" not in h.contents.value
