@@ -24,6 +24,7 @@ from grooph_core.rules.graph.semantics import (
     build_index,
     has_inspectable_bar,
     is_critic_family,
+    loop_mode,
     str_id,
     strongly_connected_components,
 )
@@ -322,8 +323,17 @@ def cycle_no_stop(issue: Issue, doc: dict, index: GraphIndex) -> list[Candidate]
     ops = [{"op": "addLoop", "members": index.sort_by_node_order(nodes), "id": loop_id}]
     ops += [{"op": "toggleLoopBack", "loop": loop_id, "edge": e, "on": True} for e in back]
     ops += [{**s, "loop": loop_id} for s in stops]
-    return [Candidate(f"Make the cycle through {and_list(index.sort_by_node_order(nodes))} a loop ({loop_id}) with a cap "
-                      f"of {NEW_LOOP_CAP} rounds and {budget}", ops, "preferred")]
+    title = (f"Make the cycle through {and_list(index.sort_by_node_order(nodes))} a loop ({loop_id}) with a cap "
+             f"of {NEW_LOOP_CAP} rounds and {budget}")
+    judged = loop_mode({"back": back}, index) == "judgment"
+    if not judged:
+        return [Candidate(title, ops, "preferred")]
+    # A back edge from an agent makes the new loop a judgment loop (graph.md §2.4), which needs a bar
+    # only the person can state (§8.4 E_JUDGMENT_LOOP_NO_BAR: "ask the person"). Our reading of the
+    # §8.2 "no new error" check: that follow-up on the loop this action creates is the next step the
+    # title announces, not a new fault; the action is offered, never preferred or in fix-all.
+    return [Candidate(title + "; then give it a bar (what the critic examines)", ops, "offered",
+                      continues=lambda i, lid=loop_id: i.code == "E_JUDGMENT_LOOP_NO_BAR" and tuple(i.at) == (lid,))]
 
 
 # --- loops and stops ---------------------------------------------------------------------------------

@@ -96,6 +96,11 @@ def test_best_repair_of_each_issue_removes_it_and_adds_no_error(kind, path):
         assert not any((i.code, i.at, i.pointers) == (issue.code, issue.at, issue.pointers) for i in after), best.title
         assert sum(1 for i in after if i.code == code) < sum(1 for i in before if i.code == code), best.title
         new_errors = _errors(after) - _errors(before)
+        if "then give it a bar" in best.title:
+            # an agent-only cycle becomes a judgment loop whose bar only the person can state: the
+            # action says so, is never preferred, and its one announced follow-up is that bar
+            assert best.kind == "offered"
+            new_errors -= Counter({"E_JUDGMENT_LOOP_NO_BAR": 1})
         assert not new_errors, (best.title, new_errors)
 
 
@@ -126,7 +131,6 @@ NO_COMPLETE_REPAIR = [
     ("invalid", "E_IRREVERSIBLE_NO_GATE", "nothing-leads-to-it", "a gate in front needs its question (§8.6)"),
     ("invalid", "E_IRREVERSIBLE_NO_GATE", "starts-here", "a gate in front needs its question (§8.6)"),
     ("invalid", "E_LOOP_BACK_EDGE", "spec-example", "the cycle itself is missing (§8.4)"),
-    ("invalid", "E_CYCLE_NO_STOP", "spec-example", "the new loop would be a judgment loop with no bar (§8.2 item 4)"),
     ("invalid", "W_HOMOGENEOUS_CRITICS", "same-pin-for-the-target", "no action when pins are involved (§8.4)"),
     ("invalid", "W_OUTPUT_NOT_WRITABLE", "leads-and-persons-are-exempt", "the capability is denied on purpose"),
     ("invalid", "E_NO_GOAL", "spec-example", "the goal is the person's words (§8.6)"),
