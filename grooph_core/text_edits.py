@@ -150,7 +150,28 @@ def _unique_anchors(a: list[str], b: list[str], alo: int, ahi: int, blo: int, bh
 
 
 def same(a: object, b: object) -> bool:
-    """Equality of JSON values that does not confuse true with 1 (Python's == does)."""
+    """Equality of JSON values that does not confuse true with 1 (Python's == does).
+
+    Decided at C speed where it can be (a quick fix compares two whole documents): values that are
+    not `==` are never the same, and values whose sorted-key JSON texts are identical always are;
+    only `==` values written differently (`1` and `1.0`, `true` and `1`) take the careful walk."""
+    if a is b:
+        return True
+    if a != b:
+        return False
+    if type(a) is dict or type(a) is list:
+        try:
+            if _dumps_sorted(a) == _dumps_sorted(b):
+                return True
+        except (TypeError, ValueError):
+            pass
+    return _same(a, b)
+
+
+_dumps_sorted = json.JSONEncoder(sort_keys=True, check_circular=False, ensure_ascii=True).encode
+
+
+def _same(a: object, b: object) -> bool:
     if isinstance(a, bool) or isinstance(b, bool):
         return a is b
     if is_number(a) and is_number(b):
@@ -158,9 +179,9 @@ def same(a: object, b: object) -> bool:
     if type(a) is not type(b):
         return False
     if isinstance(a, dict):
-        return len(a) == len(b) and all(k in b and same(v, b[k]) for k, v in a.items())
+        return len(a) == len(b) and all(k in b and _same(v, b[k]) for k, v in a.items())
     if isinstance(a, list):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
     return a == b
 
 
