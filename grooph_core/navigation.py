@@ -215,7 +215,8 @@ def document_symbols(doc: object, kind: Kind) -> list[Symbol]:
                     pk = it.get("kind")
                     detail = f"{pk if isinstance(pk, str) else 'custom'} @ {it.get('scope')}"
                 elif k == "group":
-                    detail = f"{len(it.get('members') or [])} members"
+                    members = it.get("members")
+                    detail = f"{len(members) if isinstance(members, list) else 0} members"
                 elif k == "note":
                     detail = str(it.get("at", ""))
                 items.append(_sym(it, f"/{key}/{i}", k, detail))
@@ -237,19 +238,21 @@ def _node_detail(n: dict) -> str:
 def _map_symbols(doc: dict) -> list[Symbol]:
     sessions_by_lane: dict[str, list[Symbol]] = {}
     orphans: list[Symbol] = []
-    lane_ids = {l.get("id") for _, l in _items(doc, "lanes")}
+    # In text being typed an id can be any JSON value; only string ids group sessions under lanes.
+    lane_ids = {l["id"] for _, l in _items(doc, "lanes") if isinstance(l.get("id"), str)}
     for i, s in _items(doc, "sessions"):
         count = s.get("count")
         detail = f"{s.get('harness', '')}" + (f" ×{count}" if isinstance(count, int) and count != 1 else "")
         sym = _sym(s, f"/sessions/{i}", "session", detail)
         lane = s.get("lane")
-        if lane in lane_ids:
+        if isinstance(lane, str) and lane in lane_ids:
             sessions_by_lane.setdefault(lane, []).append(sym)
         else:
             orphans.append(sym)
     lanes = []
     for i, l in _items(doc, "lanes"):
-        kids = sessions_by_lane.pop(l.get("id"), []) if l.get("id") in sessions_by_lane else []
+        lid = l.get("id")
+        kids = sessions_by_lane.pop(lid, []) if isinstance(lid, str) else []
         lanes.append(_sym(l, f"/lanes/{i}", "lane", f"{l.get('machine', '')} · {l.get('account', '')}", kids))
     children = [_list_symbol(doc, "lanes", lanes)]
     if orphans:
