@@ -5,9 +5,11 @@ ordinary characters (Python's `str.splitlines` and pygls's `TextDocument.lines` 
 not). Columns count UTF-16 code units by default (LSP's default), or UTF-8 bytes / UTF-32 code points
 for clients that negotiate them. Offsets are Python `str` indices (code points).
 
-Built once per text version (one C-speed pass for line starts); each lookup is a binary search. The
-per-encoding width tables are built on first use and only list the characters wider than one unit,
-grouped in runs, so an ASCII document costs nothing and a CJK one a few runs per line.
+Built lazily per text version: a few positions are counted at C speed without any table (issue 8:
+a 1M-character document with a handful of issues no longer pays for a table of every line); past
+that, one C-speed pass for line starts and a binary search per lookup. Columns on ordinary lines are
+measured on the line itself; the per-encoding width tables (built on first use, listing only the
+characters wider than one unit, grouped in runs) serve lines longer than 4,096 characters.
 """
 
 from __future__ import annotations
@@ -91,14 +93,64 @@ def _line_starts(text: str) -> array:
 
 _PLUS_ONE = (1).__add__
 
+# Positions answered by counting before the line-start table is built (a diagnostics list is short).
+_COUNTED_LOOKUPS = 32
+# Lines up to this many characters are measured directly instead of through a whole-text width table.
+_SHORT_LINE = 4096
+
+
+def _units(segment: str, encoding: str) -> int:
+    """Length of a piece of one line in `encoding` units (a lone surrogate: 1 UTF-16 unit, 3 bytes)."""
+    if segment.isascii():
+        return len(segment)
+    if encoding == "utf-16":
+        return len(segment.encode("utf-16-le", "surrogatepass")) // 2
+    if encoding == "utf-8":
+        return len(segment.encode("utf-8", "surrogatepass"))
+    raise ValueError(f"unknown position encoding {encoding!r} (utf-8, utf-16 or utf-32)")
+
+
+def _chars_within(line: str, column: int, encoding: str) -> int:
+    """How many characters of `line` lie before `column` units; a column inside a character gives
+    that character's start, one past the end gives the line's length."""
+    if line.isascii():
+        return min(column, len(line))
+    if encoding not in _WIDE:
+        raise ValueError(f"unknown position encoding {encoding!r} (utf-8, utf-16 or utf-32)")
+    units = 0
+    for i, ch in enumerate(line):
+        o = ord(ch)
+        if encoding == "utf-16":
+            w = 2 if o > 0xFFFF else 1
+        else:
+            w = 1 if o < 0x80 else 2 if o < 0x800 else 3 if o < 0x10000 else 4
+        units += w
+        if units > column:
+            return i
+    return len(line)
+
 
 class LineIndex:
-    """Offset <-> (line, column) conversion for one text; 0-based lines and columns."""
+    """Offset <-> (line, column) conversion for one text; 0-based lines and columns.
+
+    Nothing is built up front. The first few `position` calls (the diagnostics of a document with a
+    few issues) count line breaks from the nearest offset already counted, at C speed, and measure
+    only the line they are on; the table of line starts is built when a caller needs more (many
+    positions, `offset`, line numbers), and a per-encoding width table only for lines too long to
+    measure one at a time. The answers are the same either way."""
 
     def __init__(self, text: str):
         self.text = text
-        self._starts = _line_starts(text)
+        self._built: array | None = None
         self._widths: dict[str, _Widths] = {}
+        self._counted: list[tuple[int, int]] = []  # (offset, line) pairs found by counting, sorted
+        self._has_cr: bool | None = None
+
+    @property
+    def _starts(self) -> array:
+        if self._built is None:
+            self._built = _line_starts(self.text)
+        return self._built
 
     @property
     def line_count(self) -> int:
@@ -107,15 +159,17 @@ class LineIndex:
 
     def line_start(self, line: int) -> int:
         """Offset of the first character of `line` (clamped to the text's lines)."""
-        line = min(max(line, 0), len(self._starts) - 1)
-        return self._starts[line]
+        starts = self._starts
+        line = min(max(line, 0), len(starts) - 1)
+        return starts[line]
 
     def line_end(self, line: int) -> int:
         """Offset just past the last character of `line`, before its line break."""
-        line = min(max(line, 0), len(self._starts) - 1)
-        if line + 1 >= len(self._starts):
+        starts = self._starts
+        line = min(max(line, 0), len(starts) - 1)
+        if line + 1 >= len(starts):
             return len(self.text)
-        nxt = self._starts[line + 1]
+        nxt = starts[line + 1]
         return nxt - 2 if self.text[nxt - 2 : nxt] == "\r\n" else nxt - 1
 
     def line_of(self, offset: int) -> int:
@@ -126,10 +180,16 @@ class LineIndex:
     def position(self, offset: int, encoding: Encoding = "utf-16") -> tuple[int, int]:
         """(line, column) of a character offset; column in units of `encoding`."""
         offset = min(max(offset, 0), len(self.text))
-        line = bisect_right(self._starts, offset) - 1
-        start = self._starts[line]
+        if self._built is None and len(self._counted) < _COUNTED_LOOKUPS and self._no_cr():
+            line, start = self._count_to(offset)
+        else:
+            starts = self._starts
+            line = bisect_right(starts, offset) - 1
+            start = starts[line]
         if encoding == "utf-32":
             return line, offset - start
+        if offset - start <= _SHORT_LINE:
+            return line, _units(self.text[start:offset], encoding)
         w = self._table(encoding)
         return line, w.encoded(offset) - w.encoded(start)
 
@@ -149,6 +209,8 @@ class LineIndex:
         column = max(column, 0)
         if encoding == "utf-32":
             return min(start + column, end)
+        if end - start <= _SHORT_LINE:
+            return start + _chars_within(self.text[start:end], column, encoding)
         w = self._table(encoding)
         base = w.encoded(start)
         if base + column >= w.encoded(end):
@@ -160,6 +222,21 @@ class LineIndex:
         a = self.position(start, encoding)
         b = self.position(end, encoding)
         return a[0], a[1], b[0], b[1]
+
+    def _no_cr(self) -> bool:
+        if self._has_cr is None:
+            self._has_cr = "\r" in self.text
+        return not self._has_cr
+
+    def _count_to(self, offset: int) -> tuple[int, int]:
+        """(line, line start) of an offset by counting \n from the nearest offset counted before."""
+        text = self.text
+        counted = self._counted
+        k = bisect_right(counted, (offset, len(text) + 1)) - 1
+        base, line = counted[k] if k >= 0 else (0, 0)
+        line += text.count("\n", base, offset)
+        counted.insert(k + 1, (offset, line))
+        return line, text.rfind("\n", 0, offset) + 1
 
     def _table(self, encoding: str) -> _Widths:
         w = self._widths.get(encoding)
