@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from grooph_core.picture.graph_view import layer_nodes, objects
-from grooph_core.picture.svg import fmt
+from grooph_core.picture.svg import fmt, xml_chars
 from grooph_core.rules.graph.semantics import is_critic_family, is_writer_family
 
 # role -> (CSS variable, light fallback) for a glyph standing on its own (§8 "Colours").
@@ -338,7 +338,7 @@ def glyph_svg(doc: dict, scale: float = 1) -> str:
     g = draw_glyph(objects(doc, "nodes"), objects(doc, "edges"), objects(doc, "loops"), doc.get("layout"))
     x, y, w, h = g.box
     name = doc.get("name") if isinstance(doc.get("name"), str) else ""
-    title = name.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    title = xml_chars(name.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{fmt(x)} {fmt(y)} {fmt(w)} {fmt(h)}"'
             f' width="{fmt(w * scale)}" height="{fmt(h * scale)}" role="img" fill="none" stroke-linecap="round"'
             f' stroke-linejoin="round" class="grooph-glyph">')

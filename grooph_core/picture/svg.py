@@ -7,6 +7,7 @@ parse. Colours are palette names (§1.4); the `Pen` writes them in its theme's f
 from __future__ import annotations
 
 import math
+import re
 
 from grooph_core.picture.measure import Weight, width
 from grooph_core.picture.theme import FONT, MONO_FONT, Theme
@@ -28,9 +29,21 @@ def fmt(x: float) -> str:
     return js_number(r)
 
 
+# Characters XML 1.0 does not allow anywhere, not even as a character reference (§2.2 "Char"): C0
+# controls but tab, LF and CR; lone surrogates (a Python str can hold them); U+FFFE and U+FFFF.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_chars(s: str) -> str:
+    """Our reading where pictures.md §1.2 and §8 are silent (issue 9): a character that XML cannot
+    hold at all (a NUL, an ESC, a lone surrogate a JSON escape can make) becomes U+FFFD, so a picture
+    stays a well-formed SVG that any viewer opens and that can be written as UTF-8."""
+    return _NOT_XML.sub("\ufffd", s) if not s.isascii() or _NOT_XML.search(s) else s
+
+
 def esc(s: str) -> str:
-    """pictures.md §1.2: `&`, `<`, `>`, `"` escaped, ampersand first; nothing else."""
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+    """pictures.md §1.2: `&`, `<`, `>`, `"` escaped, ampersand first; nothing else (but `xml_chars`)."""
+    return xml_chars(s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;"))
 
 
 def frame(kind: str, w: float, h: float, title: str, theme: Theme, body: str) -> str:
