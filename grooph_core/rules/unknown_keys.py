@@ -28,9 +28,21 @@ Walker = Callable[[Any, str, list], None]
 def _compile_object(t: ObjectType) -> Walker:
     names = t.names
     fields: dict[str, Walker | None] = {f.name: _compile(f.type) for f in t.fields}
+    declared = frozenset(fields)
+    # Declared fields that hold declared objects, with their pointer segments written once.
+    walked = {name: (fw, "/" + pointer_escape(name)) for name, fw in fields.items() if fw is not None}
 
     def w(v, p, out):
         if type(v) is not dict:
+            return
+        if v.keys() <= declared:
+            # The usual object: nothing unknown here, only its object-holding fields to walk. No
+            # declared name is an array index, so the keys' own order is JavaScript's (§0.4).
+            if walked:
+                for k in v:
+                    hit = walked.get(k)
+                    if hit is not None:
+                        hit[0](v[k], p + hit[1], out)
             return
         for k in keys_in_js_order(v):
             kp = p + "/" + pointer_escape(k)
