@@ -319,6 +319,18 @@ def verdicts(results: list[dict], clock: str = "cpu") -> list[str]:
 # ---- main ------------------------------------------------------------------------------------------
 
 
+def _head_commit() -> str | None:
+    """The checked-out commit (and whether the tree differs from it), to tell runs apart."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+                              timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True,
+                               text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return (head + ("+changes" if dirty else "")) or None
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="2k and 24k only, 5 repeats: a sanity run")
@@ -371,6 +383,7 @@ def main(argv: list[str] | None = None) -> int:
         "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
         "seconds": round(time.time() - started, 1),
         "clock": args.clock,
+        "commit": _head_commit(),
         "machine": {"python": platform.python_version(), "platform": platform.platform(), "cpus": os.cpu_count(),
                     "load_before": load_before, "load_after": os.getloadavg()},
         "peer": {k: v for k, v in peer.items() if k != "results"},
