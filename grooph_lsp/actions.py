@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +34,20 @@ def cache_dir() -> Path:
     """Where previews are written: the user's cache folder, never beside their documents."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "grooph-lsp" / "previews"
+
+
+_UNSAFE_IN_FILE_NAME = re.compile(r"[^\w.-]|^\.+")
+
+
+def preview_file_name(uri: str, name: str, view: str | None, theme: str) -> str:
+    """The preview's file name in the cache folder: the document's name made safe (letters, digits,
+    `.` `_` `-` only, so no separator, NUL, drive letter or direction override can take it out of
+    the folder or fail the write; at most 60 characters) and a digest of the URI that keeps two
+    documents with the same name apart."""
+    stem = name.replace(".grooph-map.json", "").replace(".grooph.json", "").replace(".json", "")
+    stem = _UNSAFE_IN_FILE_NAME.sub("_", stem)[:60] or "document"
+    digest = hashlib.sha1(uri.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+    return f"{stem}-{digest}-{view or 'picture'}-{theme}.svg"
 
 
 def _workspace_edit(ls: "GroophServer", doc, edits) -> lsp.WorkspaceEdit:
@@ -114,11 +129,12 @@ def register(server: "GroophServer") -> None:
         if isinstance(svg, Refused):
             raise _refuse(svg.message)
         folder = cache_dir()
-        folder.mkdir(parents=True, exist_ok=True)
-        stem = Path(doc.name).name.replace(".grooph-map.json", "").replace(".grooph.json", "").replace(".json", "") or "document"
-        digest = hashlib.sha1(uri.encode("utf-8")).hexdigest()[:10]
-        path = folder / f"{stem}-{digest}-{view or 'picture'}-{theme}.svg"
-        path.write_text(svg, encoding="utf-8")
+        path = folder / preview_file_name(uri, doc.name, view, theme)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            path.write_text(svg, encoding="utf-8")
+        except OSError as e:
+            raise _refuse(f"Cannot write the picture to {folder}: {e.strerror or e}.")
         caps = ls.client_capabilities.window
         if caps and caps.show_document and caps.show_document.support:
             ls.window_show_document(lsp.ShowDocumentParams(uri=path.as_uri(), external=False, take_focus=False))

@@ -31,6 +31,7 @@ class Arrived:
 
     seq: int
     message: dict
+    at: float = field(default_factory=time.monotonic)
 
 
 @dataclass
@@ -41,6 +42,7 @@ class Pending:
     method: str
     params: Any
     context: dict = field(default_factory=dict)
+    sent: float = field(default_factory=time.monotonic)
     cancelled: bool = False
     answers: list[Arrived] = field(default_factory=list)
 
