@@ -27,6 +27,9 @@ class OpsOutcome:
 
 
 def _needs_parsed(analysis: Analysis) -> Refused | None:
+    limit = analysis.over_limit
+    if limit is not None:
+        return Refused(f"Nothing was changed: {limit.message}.")
     if not analysis.parsed.ok or not isinstance(analysis.value, dict):
         return Refused("The document is not valid JSON yet; fix the syntax errors first. Nothing was changed.")
     if any(p.code in ("W_DUPLICATE_KEY", "W_NUMBER_PRECISION") for p in analysis.parsed.problems):
@@ -113,6 +116,9 @@ def fix_all(analysis: Analysis, *, export: bool = False) -> QuickFix | None:
 
 def preview_svg(analysis: Analysis, *, view: str | None = None, theme: str = "light") -> str | Refused:
     """The picture of the document as the editor holds it, or which fault keeps it from being drawn."""
+    limit = analysis.over_limit
+    if limit is not None:
+        return Refused(f"Cannot draw the picture: {limit.message}.")
     if not analysis.parsed.ok or analysis.value is None:
         first = next((p for p in analysis.parsed.problems if p.data.get("span")), None)
         where = ""

@@ -72,6 +72,12 @@ class Analysis:
     def pointer_span(self, pointer: str, *, key: bool = False) -> tuple[int, int]:
         return pointer_span(self.parsed, pointer, key=key)
 
+    @property
+    def over_limit(self) -> Issue | None:
+        """The E_DOC_LIMIT issue when the text is too long or too deep to analyse (then nothing else
+        was looked at, and actions say this rather than "not valid JSON")."""
+        return next((p for p in self.parsed.problems if p.code == "E_DOC_LIMIT"), None)
+
     def extent(self, pointer: str) -> tuple[int, int] | None:
         """The whole member at a pointer, from its key (when it has one) to the end of its value:
         what an outline entry or a fold covers."""

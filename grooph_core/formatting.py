@@ -21,6 +21,9 @@ def format_edits(analysis: Analysis) -> list[TextEdit] | Refused:
     from grooph_core.canonical import canonical_text
 
     parsed = analysis.parsed
+    limit = analysis.over_limit
+    if limit is not None:
+        return Refused(f"Not formatted: {limit.message}. Nothing was changed.")
     if not parsed.ok or parsed.value is None:
         first = next((p for p in parsed.problems if p.code in ("E_SYNTAX", "E_DOC_LIMIT")), None)
         where = ""
