@@ -32,3 +32,13 @@ def sidecar(path: Path) -> dict | None:
 @pytest.fixture
 def fixtures_dir() -> Path:
     return FIXTURES
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """`--fuzz-edits N` / `--fuzz-seed S`: the fuzzed editing session's length and seed
+    (tests/lsp/test_fuzz_session.py; the CI run does 2,000 edits, a long run 20,000)."""
+    group = parser.getgroup("grooph fuzz")
+    group.addoption("--fuzz-edits", type=int, default=None, metavar="N",
+                    help="edits in the fuzzed editing session (default 2000; 20000 for the long run)")
+    group.addoption("--fuzz-seed", default="grooph-9", metavar="SEED",
+                    help="seed of the fuzzed editing session (the same seed replays the same session)")
