@@ -33,9 +33,10 @@ def format_edits(analysis: Analysis) -> list[TextEdit] | Refused:
         return Refused(f"Not formatted: the text is not valid JSON{where}. Nothing was changed.")
     for p in parsed.problems:
         if p.code == "W_DUPLICATE_KEY":
-            return Refused(f"Not formatted: {p.message} Formatting would drop one of the two values; remove one copy first.")
+            return Refused(f"Not formatted: {p.message}. Formatting would drop one of the two values; remove one copy first.")
         if p.code == "W_NUMBER_PRECISION":
-            return Refused(f"Not formatted: {p.message}")
+            return Refused(f"Not formatted: {p.message}; the canonical form would write that, not what you wrote. "
+                           "Nothing was changed.")
     canonical = canonical_text(parsed.value, analysis.kind)
     if _uses_crlf(analysis.text):
         canonical = canonical.replace("\n", "\r\n")

@@ -309,7 +309,12 @@ def test_a_document_that_cannot_be_kept_exactly_gets_no_edit(what):
     assert fix_all(analysis) is None
     outcome = operations_edits(analysis, [{"op": "setGraphName", "name": "H"}])
     assert not outcome.ok and outcome.edits == () and outcome.error["message"]
-    assert isinstance(format_edits(analysis), Refused)
+    refused = format_edits(analysis)
+    assert isinstance(refused, Refused) and refused.message.startswith("Not formatted: ")
+    says = {"duplicate key": '. Formatting would drop one of the two values; remove one copy first.',
+            "lossy number": "it reads as 9007199254740992; the canonical form would write that, not what you wrote.",
+            "not JSON": "the text is not valid JSON (line 1, column 63: missing array item before this comma)"}[what]
+    assert says in refused.message
 
 
 # --- op lists: all or nothing --------------------------------------------------------------------
