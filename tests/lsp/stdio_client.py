@@ -53,6 +53,7 @@ class StdioServer:
     A reader thread parses frames. Responses are filed under their request; notifications are kept in
     order; the server's requests are answered at once by `answer_server_request` (configuration,
     registration, showDocument …) or, for `workspace/applyEdit`, queued for the test (`server_requests`).
+    A writer thread alone writes to the server, so neither the test nor the reader ever blocks on a pipe.
     """
 
     def __init__(self, cwd: str | Path, *, log_file: str | Path, stderr_file: str | Path,
@@ -68,7 +69,7 @@ class StdioServer:
         self._ids = itertools.count(1)
         self._seq = itertools.count(1)
         self._lock = threading.Condition()
-        self._write_lock = threading.Lock()
+        self._outbox: queue.Queue[bytes | None] = queue.Queue()
         self.pending: dict[int, Pending] = {}
         self.notifications: list[Arrived] = []
         self.stray: list[Arrived] = []  # responses to ids never sent, or malformed frames
@@ -79,17 +80,28 @@ class StdioServer:
         self.on_notification: Callable[[Arrived], None] | None = None
         self._reader = threading.Thread(target=self._read_loop, name="lsp-reader", daemon=True)
         self._reader.start()
+        self._writer = threading.Thread(target=self._write_loop, name="lsp-writer", daemon=True)
+        self._writer.start()
 
     # -- the wire -------------------------------------------------------------------------------
 
     def _write(self, message: dict) -> None:
+        """Queue a message for the writer thread. Nobody else writes to the pipe: a reader that wrote
+        its answers itself could block on a full pipe while the server blocks writing to it, and
+        neither would ever read again."""
         body = json.dumps(message, ensure_ascii=True, separators=(",", ":")).encode("ascii")
-        with self._write_lock:
+        self._outbox.put(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+
+    def _write_loop(self) -> None:
+        while True:
+            frame = self._outbox.get()
+            if frame is None:
+                return
             try:
-                self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+                self.proc.stdin.write(frame)
                 self.proc.stdin.flush()
             except (BrokenPipeError, ValueError, OSError):
-                pass  # the server is gone; `alive()` tells the test
+                return  # the server is gone; `alive()` tells the test
 
     def _read_loop(self) -> None:
         out = self.proc.stdout
@@ -235,6 +247,7 @@ class StdioServer:
             self.proc.kill()
             self.proc.wait()
         finally:
+            self._outbox.put(None)
             self._stderr.close()
         return code
 
