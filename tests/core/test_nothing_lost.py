@@ -288,7 +288,10 @@ def damaged_documents(draw):
 def test_fixes_on_damaged_documents_apply_fully(data):
     kind, value = data.draw(damaged_documents())
     text = data.draw(written((kind, value)))
-    assume(parse(text).ok)
+    parsed = parse(text)
+    # a key written twice (an emoji and its escapes) or a lossy number: every fix is refused, which
+    # test_a_document_that_cannot_be_kept_exactly_gets_no_edit covers
+    assume(parsed.ok and not any(p.code in ("W_DUPLICATE_KEY", "W_NUMBER_PRECISION") for p in parsed.problems))
     _check_actions(text, _name(kind))
 
 
