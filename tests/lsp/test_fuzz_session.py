@@ -46,6 +46,7 @@ MAX_DOC_CHARS = 250_000  # the session's grooph.maxDocumentSize: long pastes cro
 DEBOUNCE_MS = 10
 GROW_LIMIT = 400_000     # past this the client deletes rather than pastes
 ANSWER_WITHIN = 60       # seconds; an answer later than this is "silence"
+SLOW = 5                 # seconds; a slower answer's request and text are kept in the test's folder
 
 SETTINGS = {"debounceMs": DEBOUNCE_MS, "maxDocumentSize": MAX_DOC_CHARS}
 
@@ -160,13 +161,17 @@ class FuzzSession:
         self.recent.append(f"#{self.edits} {what}")
         del self.recent[:-25]
 
+    def dump(self, p: Pending, name: str) -> Path:
+        """The request and the text it was about, in a file, to replay by hand."""
+        path = self.dump_dir / f"{name}.json"
+        path.write_text(json.dumps({"method": p.method, "params": p.params, "version": p.context.get("version"),
+                                    "text": p.context.get("text")}, ensure_ascii=True), encoding="ascii")
+        return path
+
     def fail(self, message: str, p: Pending | None = None) -> None:
         p = p or self.judging
-        if p is not None and self.dump_dir is not None:  # the request and the text it was about, to replay by hand
-            path = self.dump_dir / f"request-{p.id}.json"
-            path.write_text(json.dumps({"method": p.method, "params": p.params, "version": p.context.get("version"),
-                                        "text": p.context.get("text")}, ensure_ascii=True), encoding="ascii")
-            message += f"\n  the request and its text: {path}"
+        if p is not None and self.dump_dir is not None:
+            message += f"\n  the request and its text: {self.dump(p, f'request-{p.id}')}"
         raise SessionFailure(
             f"{message}\n  replay: pytest tests/lsp/test_fuzz_session.py --fuzz-seed {self.seed!r} "
             f"--fuzz-edits {self.total_edits}\n  after {self.edits} edits; last actions:\n    "
@@ -676,6 +681,8 @@ class FuzzSession:
             if p.answers:
                 self.judging = p
                 took = p.answers[0].at - p.sent
+                if took > SLOW and self.dump_dir is not None:  # kept to look into; timing is the benchmark's to judge
+                    self.dump(p, f"slow-{p.id}")
                 self.slowest = sorted(self.slowest + [(took, p.method, p.context.get("command") or "", len(p.context["text"]))],
                                       reverse=True)[:5]
                 self.judge(p)
