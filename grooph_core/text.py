@@ -235,15 +235,52 @@ def osa_distance(a: str, b: str) -> int:
     return prev[lb]
 
 
+def osa_within(a: str, b: str, limit: int) -> int:
+    """The optimal-string-alignment distance of `a` and `b` (as `text.osa_distance`) when it is at most
+    `limit`, else `limit + 1`: only the band |i - j| <= limit is computed, and a row whose every
+    cell exceeds the limit ends the search."""
+    la, lb = len(a), len(b)
+    over = limit + 1
+    if abs(la - lb) > limit:
+        return over
+    if la == 0 or lb == 0:
+        return min(max(la, lb), over)
+    prev2: list[int] = []
+    prev = [j if j <= limit else over for j in range(lb + 1)]
+    for i in range(1, la + 1):
+        cur = [over] * (lb + 1)
+        cur[0] = i if i <= limit else over
+        row_min = cur[0]
+        ai = a[i - 1]
+        for j in range(max(1, i - limit), min(lb, i + limit) + 1):
+            bj = b[j - 1]
+            v = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ai != bj))
+            if i > 1 and j > 1 and ai == b[j - 2] and a[i - 2] == bj and prev2[j - 2] + 1 < v:
+                v = prev2[j - 2] + 1
+            if v > over:
+                v = over
+            cur[j] = v
+            if v < row_min:
+                row_min = v
+        if row_min > limit:
+            return over
+        prev2, prev = prev, cur
+    return prev[lb]
+
+
 def did_you_mean(word: str, candidates) -> str | None:
-    """The "did you mean" suggestion of graph.md §5.1 (lengths in UTF-16 units, §9)."""
+    """The "did you mean" suggestion of graph.md §5.1 (lengths in UTF-16 units, §9): the first
+    candidate with the smallest distance within max(1, min(3, floor(len / 3))), comparing lower-cased.
+    Computed with the banded distance, which gives `osa_distance`'s answer wherever it matters."""
     limit = max(1, min(3, utf16_len(word) // 3))
     w = word.lower()
     best, best_d = None, limit + 1
     for c in candidates:
-        d = osa_distance(w, c.lower())
+        d = osa_within(w, c.lower(), best_d - 1 if best is not None else limit)
         if d < best_d:
             best, best_d = c, d
+            if d == 0:
+                break
     return best
 
 

@@ -10,7 +10,7 @@ from grooph_core.ops.doc_edits import remove, rename_key, set_value
 from grooph_core.ops.ids import id_set, items, slug, unique
 from grooph_core.ops.map_edits import set_map_id
 from grooph_core.ops.repair_types import Candidate
-from grooph_core.text import did_you_mean, pointer_join, pointer_split
+from grooph_core.text import did_you_mean, pointer_join, pointer_split, value_at
 
 # The lists whose objects carry ids, with the word a re-slugged id falls back to (§8.4 E_SCHEMA:
 # "a fallback naming the object's kind"); None is the document itself.
@@ -25,18 +25,6 @@ BRAKE_FIELDS = frozenset({"approval", "irreversible", "isolation", "evidence", "
                           "inspects", "n", "limit", "every", "concurrency"})
 # E_SCHEMA problems whose allowed values are a fixed list of strings (an enum typo can be corrected).
 LIST_PROBLEMS = ("enum", "discriminator", "alternatives")
-
-
-def value_at(doc: object, pointer: str) -> object:
-    cur = doc
-    for seg in pointer_split(pointer):
-        if isinstance(cur, dict) and seg in cur:
-            cur = cur[seg]
-        elif isinstance(cur, list) and seg.isdigit() and int(seg) < len(cur):
-            cur = cur[int(seg)]
-        else:
-            return None
-    return cur
 
 
 def doc_ids(doc: dict, kind: str) -> list[str]:

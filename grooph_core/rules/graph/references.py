@@ -6,60 +6,12 @@ from typing import Sequence
 
 from grooph_core.issues import Issue, make
 from grooph_core.rules.graph.semantics import GraphIndex, items, stop_kind, str_id
-from grooph_core.text import utf16_len
+from grooph_core.text import did_you_mean
 
 # The "did you mean" search is optional for this code (graph.md §5.1). A document full of broken
 # references against thousands of ids would make it cost (references x candidates); past this many
 # comparisons in one validation we stop suggesting. Our choice; leaving a suggestion out is never wrong.
 SUGGESTION_COMPARISONS = 100_000
-
-
-def osa_within(a: str, b: str, limit: int) -> int:
-    """The optimal-string-alignment distance of `a` and `b` (as `text.osa_distance`) when it is at most
-    `limit`, else `limit + 1`: only the band |i - j| <= limit is computed, and a row whose every
-    cell exceeds the limit ends the search."""
-    la, lb = len(a), len(b)
-    over = limit + 1
-    if abs(la - lb) > limit:
-        return over
-    if la == 0 or lb == 0:
-        return min(max(la, lb), over)
-    prev2: list[int] = []
-    prev = [j if j <= limit else over for j in range(lb + 1)]
-    for i in range(1, la + 1):
-        cur = [over] * (lb + 1)
-        cur[0] = i if i <= limit else over
-        row_min = cur[0]
-        ai = a[i - 1]
-        for j in range(max(1, i - limit), min(lb, i + limit) + 1):
-            bj = b[j - 1]
-            v = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ai != bj))
-            if i > 1 and j > 1 and ai == b[j - 2] and a[i - 2] == bj and prev2[j - 2] + 1 < v:
-                v = prev2[j - 2] + 1
-            if v > over:
-                v = over
-            cur[j] = v
-            if v < row_min:
-                row_min = v
-        if row_min > limit:
-            return over
-        prev2, prev = prev, cur
-    return prev[lb]
-
-
-def suggest(word: str, candidates: Sequence[str]) -> str | None:
-    """graph.md §5.1 exactly (as `text.did_you_mean`): the first candidate with the smallest distance
-    within max(1, min(3, floor(len / 3))), comparing lower-cased; computed with a banded distance."""
-    limit = max(1, min(3, utf16_len(word) // 3))
-    w = word.lower()
-    best, best_d = None, limit + 1
-    for c in candidates:
-        d = osa_within(w, c.lower(), best_d - 1 if best is not None else limit)
-        if d < best_d:
-            best, best_d = c, d
-            if d == 0:
-                break
-    return best
 
 
 class _Suggester:
@@ -73,7 +25,7 @@ class _Suggester:
             self.left = 0
             return None
         self.left -= len(candidates)
-        return suggest(word, candidates)
+        return did_you_mean(word, candidates)
 
 
 def _tail(s: str | None) -> str:

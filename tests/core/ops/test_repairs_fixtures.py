@@ -52,7 +52,8 @@ def _specific(title: str, issue, doc) -> bool:
     one the repair uses), or the key or value it fixes; never a bare "Fix this"."""
     import re
 
-    from grooph_core.ops.edit_repairs import doc_ids, value_at
+    from grooph_core.ops.edit_repairs import doc_ids
+    from grooph_core.text import value_at
 
     if re.fullmatch(r"(?i)(quick )?fix( this| it| issue)?", title.strip()):
         return False
