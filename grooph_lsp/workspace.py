@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("grooph_lsp")
 
+LINES_KEPT = 64  # line indexes of closed files kept for positions (symbols, references)
 CHUNK = 16  # files checked per step off the loop; the loop answers requests between steps
 WATCH_ID = "grooph-watched-files"
 WATCHED_GLOBS = ("**/*.json", "**/.gitignore")
@@ -167,10 +168,12 @@ class Workspace:
         if entry is None:
             return None
         key = entry.stamp
-        hit = self._lines.get(path)
+        hit = self._lines.pop(path, None)
         if hit is None or hit[0] != key:
             hit = (key, LineIndex(entry.text))
-            self._lines[path] = hit
+        self._lines[path] = hit  # most recent last; a few dozen kept (the texts are kept as bytes)
+        while len(self._lines) > LINES_KEPT:
+            self._lines.pop(next(iter(self._lines)))
         return path_uri(path), hit[1]
 
     # --- the first scan ---------------------------------------------------------------------
@@ -212,6 +215,7 @@ class Workspace:
                 results = await loop.run_in_executor(None, self._check_many, chunk, texts)
                 for path, checked in zip(chunk, results):
                     self.take(path, checked, first=True)
+                    await asyncio.sleep(0)  # a request that came in meanwhile is answered now
             listed = set(paths)
             for path in [p for p in self.index.entries if p not in listed]:
                 self.gone(path)
