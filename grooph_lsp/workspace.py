@@ -216,9 +216,8 @@ class Workspace:
                 for path, checked in zip(chunk, results):
                     self.take(path, checked, first=True)
                     await asyncio.sleep(0)  # a request that came in meanwhile is answered now
-            listed = set(paths)
-            for path in [p for p in self.index.entries if p not in listed]:
-                self.gone(path)
+            for uri in [u for u in self.reports if uri_path(u) not in self.index.entries]:
+                self.drop_report(uri)  # found by an earlier scan, gone or ignored now
             found = len(self.index.entries)
             with_problems = sum(1 for e in self.index.entries.values() if e.facts.errors or e.facts.warnings)
             self._progress_end(progress, f"Checked {found} grooph document{'s' if found != 1 else ''}, "

@@ -340,3 +340,26 @@ async def test_hover_answers_during_a_scan(lsp_raw, tmp_path):
     assert hover is not None
     assert not scan_ended(lsp_raw), "the hover waited for the whole scan"
     await wait_for(lambda: scan_ended(lsp_raw), 120)
+
+
+async def test_pull_client_sees_the_open_map_follow_its_graph(lsp_raw, tmp_path):
+    files = make_workspace(tmp_path)
+    await start_in(lsp_raw, tmp_path, pull=True)
+    await lsp_raw.workspace_diagnostic_async(lsp.WorkspaceDiagnosticParams(previous_result_ids=[]))
+    uri = files["studio"].as_uri()
+    open_text(lsp_raw, uri, files["studio"].read_text("utf-8"))
+    ident = lsp.TextDocumentIdentifier(uri=uri)
+    first = await lsp_raw.text_document_diagnostic_async(lsp.DocumentDiagnosticParams(text_document=ident))
+    assert "W_GRAPH_UNRESOLVED" in codes(first.items)
+    same = await lsp_raw.text_document_diagnostic_async(lsp.DocumentDiagnosticParams(
+        text_document=ident, previous_result_id=first.result_id))
+    assert same.kind == "unchanged"
+    refreshes = lsp_raw.diagnostic_refresh_count
+    missing = tmp_path / "graphs" / "missing.grooph.json"
+    missing.write_text(dumps(CLEAN), encoding="utf-8")
+    lsp_raw.workspace_did_change_watched_files(lsp.DidChangeWatchedFilesParams(changes=[
+        lsp.FileEvent(uri=missing.as_uri(), type=lsp.FileChangeType.Created)]))
+    await wait_for(lambda: lsp_raw.diagnostic_refresh_count > refreshes)
+    after = await lsp_raw.text_document_diagnostic_async(lsp.DocumentDiagnosticParams(
+        text_document=ident, previous_result_id=first.result_id))
+    assert after.kind == "full" and "W_GRAPH_UNRESOLVED" not in codes(after.items)
