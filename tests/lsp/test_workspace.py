@@ -335,6 +335,8 @@ async def test_hover_answers_during_a_scan(lsp_raw, tmp_path):
     uri = (tmp_path / "g000.grooph.json").as_uri()
     text = (tmp_path / "g000.grooph.json").read_text("utf-8")
     open_text(lsp_raw, uri, text)
+    await wait_for(lambda: any(isinstance(v, lsp.WorkDoneProgressReport) and "Checking 1 of" not in v.message
+                               for vs in lsp_raw.progress_reports.values() for v in vs), 60)
     hover = await lsp_raw.text_document_hover_async(lsp.HoverParams(
         text_document=lsp.TextDocumentIdentifier(uri=uri), position=_position(text, '"stops"')))
     assert hover is not None
