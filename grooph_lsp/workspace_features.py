@@ -163,7 +163,9 @@ def register(server: "GroophServer") -> Workspace:
             return hover_original(params)
         doc, link = found
         graph = _graph_facts(ws, link.target) if link.target else None
-        return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=graph_hover_markdown(link, graph)),
+        from grooph_lsp.features import _hover_formats, _markup  # the client's markup choice, decided once
+
+        return lsp.Hover(contents=_markup(server, graph_hover_markdown(link, graph), _hover_formats(server)),
                          range=to_lsp_range(doc.lines, link.span, server.encoding))
 
     features[lsp.TEXT_DOCUMENT_HOVER] = hover
