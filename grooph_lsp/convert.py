@@ -59,3 +59,35 @@ def to_lsp_diagnostic(analysis: Analysis, issue: Issue, uri: str, encoding: str,
         related_information=related,
         data={"index": index, "code": issue.code, "at": list(issue.at), "pointers": list(issue.pointers)},
     )
+
+
+def to_lsp_location(uri: str, lines: LineIndex, span: tuple[int, int], encoding: str) -> lsp.Location:
+    return lsp.Location(uri=uri, range=to_lsp_range(lines, span, encoding))
+
+
+WORKSPACE_SYMBOL_KINDS = {
+    "graph": lsp.SymbolKind.Module, "map": lsp.SymbolKind.Module, "node": lsp.SymbolKind.Class,
+    "loop": lsp.SymbolKind.Enum, "lane": lsp.SymbolKind.Namespace, "session": lsp.SymbolKind.Class,
+    "person": lsp.SymbolKind.Object, "handoff": lsp.SymbolKind.Event,
+}
+
+
+def to_lsp_workspace_symbol(symbol, container: str, uri: str, lines: LineIndex, encoding: str) -> lsp.SymbolInformation:
+    """A workspace symbol (core `SymbolFact`): `id — name`, located at the object's id."""
+    label = symbol.ident if not symbol.name or symbol.name == symbol.ident else f"{symbol.ident} — {symbol.name}"
+    return lsp.SymbolInformation(
+        name=label or "(no id)", kind=WORKSPACE_SYMBOL_KINDS.get(symbol.kind, lsp.SymbolKind.Object),
+        location=to_lsp_location(uri, lines, symbol.selection, encoding), container_name=container or None,
+    )
+
+
+def to_lsp_code_lens(lens, uri: str, lines: LineIndex, encoding: str, command: str) -> lsp.CodeLens:
+    """A core `Lens`: its text; when it has places to show, a command revealing them (uri, ranges)."""
+    rng = to_lsp_range(lines, (lens.span[0], lens.span[0]), encoding)
+    cmd = None
+    if lens.targets:
+        ranges = [to_lsp_range(lines, t, encoding) for t in lens.targets]
+        args = [uri, [{"start": {"line": r.start.line, "character": r.start.character},
+                       "end": {"line": r.end.line, "character": r.end.character}} for r in ranges]]
+        cmd = lsp.Command(title=lens.title, command=command, arguments=args)
+    return lsp.CodeLens(range=rng, command=cmd)

@@ -67,6 +67,11 @@ class DocumentStore:
     def __init__(self) -> None:
         self.docs: dict[str, OpenDocument] = {}
         self._analysis: dict[str, tuple[tuple, Analysis]] = {}
+        self.resolver_for = _resolver_for  # uri -> graph resolver; the workspace lays open texts over files
+
+    def forget(self, uri: str) -> None:
+        """Drop a cached analysis whose inputs outside the text changed (a map's graph file)."""
+        self._analysis.pop(uri, None)
 
     def open(self, uri: str, text: str, version: int, language_id: str = "") -> OpenDocument:
         doc = OpenDocument(uri, text, version, language_id)
@@ -112,7 +117,7 @@ class DocumentStore:
         hit = self._analysis.get(doc.uri)
         if hit is not None and hit[0] == key and hit[1].text is doc.text:
             return hit[1]
-        result = analyze(doc.text, name=doc.name, export=export, resolver=_resolver_for(doc.uri), max_chars=max_chars)
+        result = analyze(doc.text, name=doc.name, export=export, resolver=self.resolver_for(doc.uri), max_chars=max_chars)
         if not result._lines:  # one line index per version: the diagnostics and the next change share it
             result._lines.append(doc.lines)
         self._analysis[doc.uri] = (key, result)

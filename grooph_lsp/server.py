@@ -205,4 +205,7 @@ def create_server() -> GroophServer:
         return lsp.RelatedFullDocumentDiagnosticReport(items=ls.diagnostics(doc), result_id=result_id)
 
     features.register(server)
+    from grooph_lsp import workspace_features  # last: it chains in front of the handlers above
+
+    workspace_features.register(server)
     return server

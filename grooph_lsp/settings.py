@@ -10,12 +10,14 @@ THEMES = ("light", "dark", "auto")
 @dataclass(frozen=True)
 class Settings:
     """What a user can set. `complete` runs the export check; `debounce_ms` delays validation while
-    typing; `preview_theme` is the picture theme; `max_chars` is the size limit for deep analysis."""
+    typing; `preview_theme` is the picture theme; `max_chars` is the size limit for deep analysis;
+    `workspace_diagnostics` checks every document under the workspace folders, open or not."""
 
     complete: bool = False
     debounce_ms: int = 150
     preview_theme: str = "auto"
     max_chars: int = 5_000_000
+    workspace_diagnostics: bool = True
 
 
 def _section(raw: object) -> dict:
@@ -49,4 +51,6 @@ def merge(settings: Settings, raw: object) -> Settings:
     m = s.get("maxDocumentSize")
     if isinstance(m, int) and not isinstance(m, bool) and m > 0:
         changes["max_chars"] = m
+    if isinstance(s.get("workspaceDiagnostics"), bool):
+        changes["workspace_diagnostics"] = s["workspaceDiagnostics"]
     return replace(settings, **changes)

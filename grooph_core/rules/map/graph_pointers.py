@@ -29,9 +29,30 @@ def is_checked_pointer(pointer: str) -> bool:
     return URL_SCHEME.match(pointer) is None and pointer.lower().endswith(".json")
 
 
+def graph_path(map_path: str, pointer: object) -> str | None:
+    """map.md §6.8: the file a session's `graph` pointer names, for a map at `map_path`: relative paths
+    against the map's folder, an absolute path as it is; None when the pointer is not checked (a URL,
+    `<graph-id>@<version>`, not a string). The one place a pointer becomes a path: the rule, go to
+    definition, the workspace's links and rename all ask it."""
+    if not isinstance(pointer, str) or not is_checked_pointer(pointer):
+        return None
+    return os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(map_path)), pointer))
+
+
+def graph_answer_for_text(text: str) -> str:
+    """found / not-a-graph for a graph's text: strict JSON passing the graph's structural check
+    (graph.md §4). Graph rule findings do not matter."""
+    from grooph_core.load import parse_strict
+    from grooph_core.schema_check import schema_issues
+
+    value, err = parse_strict(text)
+    if err is not None:
+        return NOT_A_GRAPH
+    return NOT_A_GRAPH if schema_issues(value, "graph") else FOUND
+
+
 def _read_graph_answer(path: str) -> str:
-    """found / not-a-graph for a local path: a regular file whose text is JSON passing the graph's
-    structural check (graph.md §4). Graph rule findings do not matter."""
+    """found / not-a-graph for a local path (see graph_answer_for_text)."""
     from grooph_core.load import NoSuchFile, read_document
     from grooph_core.schema_check import schema_issues
 
@@ -44,30 +65,40 @@ def _read_graph_answer(path: str) -> str:
     return NOT_A_GRAPH if schema_issues(loaded.value, "graph") else FOUND
 
 
-def file_graph_resolver(map_path: str) -> GraphResolver:
+def graph_answer_at(path: str, open_text: Callable[[str], str | None] | None = None,
+                    cache: dict[str, tuple[tuple[int, int], str]] | None = None) -> str:
+    """found / not-a-graph for the file at `path` (map.md §6.8): the editor's open text for it when
+    `open_text` has one, else the file (missing, a folder, a FIFO or a device: not a graph, never
+    read). `cache` keeps answers per file, refreshed when its modification time or size changes."""
+    text = open_text(path) if open_text is not None else None
+    if text is not None:
+        return graph_answer_for_text(text)
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):  # missing, unreadable, or an impossible name (a NUL byte)
+        return NOT_A_GRAPH
+    if not os.path.isfile(path):
+        return NOT_A_GRAPH
+    stamp = (st.st_mtime_ns, st.st_size)
+    hit = cache.get(path) if cache is not None else None
+    if hit is not None and hit[0] == stamp:
+        return hit[1]
+    answer = _read_graph_answer(path)
+    if cache is not None:
+        cache[path] = (stamp, answer)
+    return answer
+
+
+def file_graph_resolver(map_path: str, open_text: Callable[[str], str | None] | None = None) -> GraphResolver:
     """The command line's resolver for a map on disk (map.md §6.8): paths relative to the map's folder
     (an absolute path stays absolute). Answers are cached per file and refreshed when the file's
-    modification time or size changes, so an editor may keep one resolver per map."""
-    base = os.path.dirname(os.path.abspath(map_path))
+    modification time or size changes, so an editor may keep one resolver per map. An editor passes
+    `open_text(path)`: the text it has open for a path (which wins over the file), or None."""
     cache: dict[str, tuple[tuple[int, int], str]] = {}
 
     def resolve(pointer: str) -> str:
-        if not isinstance(pointer, str) or not is_checked_pointer(pointer):
-            return UNKNOWN
-        try:
-            path = os.path.join(base, pointer)
-            st = os.stat(path)
-        except (OSError, ValueError):  # missing, unreadable, or an impossible name (a NUL byte)
-            return NOT_A_GRAPH
-        if not os.path.isfile(path):  # a folder, a FIFO, a device: never read
-            return NOT_A_GRAPH
-        stamp = (st.st_mtime_ns, st.st_size)
-        hit = cache.get(path)
-        if hit is not None and hit[0] == stamp:
-            return hit[1]
-        answer = _read_graph_answer(path)
-        cache[path] = (stamp, answer)
-        return answer
+        path = graph_path(map_path, pointer)
+        return UNKNOWN if path is None else graph_answer_at(path, open_text, cache)
 
     return resolve
 

@@ -1,0 +1,6 @@
+"""The workspace: every grooph document under the editor's folders, not just the open ones (issue 17).
+
+`gitignore` (which files git ignores), `discover` (which files are grooph documents), `index` (checking
+them and the cross-file questions), `facts` (what is kept per document), `links` (maps → graphs),
+`symbol_search` (workspace/symbol ranking), `lenses` (code lens text).
+"""

@@ -1,0 +1,64 @@
+"""Finding the grooph documents under a folder: by name (`*.grooph.json`, `*.grooph-map.json`), or a
+`.json` file whose top level claims to be one (`grooph` / `groophMap`, kinds.py), skipping what
+`.gitignore` ignores (gitignore.py). Symbolic links to folders are not followed (no cycles)."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+
+from grooph_core.kinds import is_grooph_value, kind_from_name
+from grooph_core.workspace.gitignore import IgnoreTree
+
+# A plain `.json` file is read only this far to see whether it claims to be a grooph document.
+CLAIM_WINDOW = 65536
+_CLAIMS = re.compile(r'"groophMap"\s*:|"grooph"\s*:')
+
+
+def is_candidate_name(name: str) -> bool:
+    """A file name worth looking at: a grooph name, or any `.json` (it may claim by content)."""
+    return kind_from_name(name) is not None or name.lower().endswith(".json")
+
+
+def claims_grooph(text: str) -> bool:
+    """A text whose top level is an object with `grooph` or `groophMap` (kinds.py's rule), judged by
+    its first CLAIM_WINDOW characters first so that other JSON files cost little."""
+    if not _CLAIMS.search(text[:CLAIM_WINDOW]):
+        return False
+    from grooph_core.source import parse
+
+    return is_grooph_value(parse(text).value)
+
+
+def walk(root: str, tree: IgnoreTree | None = None) -> Iterator[str]:
+    """Every candidate file under `root` that `.gitignore` does not ignore, in a stable order (folders
+    sorted by name, depth first). Unreadable folders are skipped."""
+    tree = tree or IgnoreTree(root)
+    stack = [os.path.abspath(root)]
+    while stack:
+        folder = stack.pop()
+        try:
+            with os.scandir(folder) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError:
+            continue
+        rules = tree.files_for(folder)
+        subfolders = []
+        for e in entries:
+            try:
+                is_dir = e.is_dir(follow_symlinks=False)
+                is_file = not is_dir and e.is_file()
+            except OSError:
+                continue
+            if not (is_dir or is_file):
+                continue
+            if is_file and not is_candidate_name(e.name):
+                continue
+            if tree.decide_in(rules, e.path, is_dir):
+                continue
+            if is_dir:
+                subfolders.append(e.path)
+            else:
+                yield e.path
+        stack.extend(reversed(subfolders))
