@@ -8,7 +8,10 @@ Two modes (issue 3, README "Validation modes"):
   structural issues, and the semantic rules run on the sound parts of the document. Top-level items
   (a node, an edge, a session …) that fail the structural check or lie in a broken region are left
   out of the rules rather than guessed at, and issues that would only be echoes of leaving them out
-  (a reference to a left-out object, reachability) are suppressed.
+  are suppressed (issue 13): a left-out object whose `id` can be read still counts as present for
+  references; an item that names a left-out object, directly or through another item in doubt (an
+  edge from it, a loop over it, a policy on that loop), gets no finding that depends on what it
+  names (loop kinds, critics, back edges); whole-shape findings (reachability, cycles) are not made.
 
 The core speaks character offsets; converting them to LSP positions is the server's business.
 """
@@ -42,6 +45,17 @@ WHOLE_SHAPE_CODES = frozenset({
     "W_DOC_TOO_LARGE", "E_OWNERSHIP_CONFLICT", "W_HOMOGENEOUS_CRITICS", "E_IRREVERSIBLE_NO_GATE",
     "E_SECOND_LEAD", "E_PERSON_STEP_NOT_COMPILED", "E_UNFILLED_SLOT",
 })
+# Fields whose strings name other objects (graph.md §1.11 and §5, map.md §2.8; a policy scope is
+# "loop:<id>" or "node:<id>"). An item that names an object in doubt is in doubt itself (issue 13).
+REFERENCE_FIELDS = frozenset({"from", "to", "members", "back", "answerKeyFrom", "then", "scope", "lane"})
+# Findings on an item in doubt that depend on the item alone (its own stops, bar text, keys): kept.
+# A dangling reference it makes to an object that is nowhere in the text is kept too.
+LOCAL_CODES = frozenset({
+    "E_DANGLING_REF", "W_UNKNOWN_KEY", "E_DUPLICATE_ID", "W_ONLY_MAX_ITERATIONS", "W_LONG_LOOP_NO_BUDGET",
+    "W_ASPIRATION_AS_ACCEPTANCE", "W_GRAPH_UNRESOLVED",
+})
+# ... and variants of a code that do (a handoff with no carrier at all lacks one whatever its ends).
+LOCAL_VARIANTS = frozenset({("E_HANDOFF_NO_CARRIER", "missing")})
 
 
 @dataclass(frozen=True)
@@ -252,14 +266,82 @@ def _tolerant_rules(value: object, kind: Kind, schema: list[Issue], broken: set[
     if schema_issues(doc, kind):
         return [], pruned  # still not sound enough to reason about
     issues = rule_issues(doc, kind, export=export, resolver=resolver)
+    doubtful = _items_in_doubt(doc, lists, ghosts, index_maps)
     out: list[Issue] = []
     for issue in issues:
         if pruned and issue.code in WHOLE_SHAPE_CODES:
             continue
         if issue.code == "E_DANGLING_REF" and ghosts and _names_ghost(doc, issue, ghosts):
             continue
-        out.append(_remap(issue, index_maps))
+        issue = _remap(issue, index_maps)
+        if doubtful and not _is_local(issue) and _touches(issue, doubtful):
+            continue
+        out.append(issue)
     return out, pruned
+
+
+def _items_in_doubt(doc: dict, lists: tuple[str, ...], ghosts: set[str],
+                    index_maps: dict[str, list[int]]) -> set[str]:
+    """Pointers (as the user sees them) of the kept items that name a left-out object, directly or
+    through other items in doubt. A few rounds reach the chains the documents have (edge -> loop ->
+    policy); each round is one pass over the items."""
+    if not ghosts:
+        return set()
+    doubt_ids = set(ghosts)
+    doubtful: set[str] = set()
+    for _ in range(4):
+        grew = False
+        for k in lists:
+            seq = doc.get(k)
+            if not isinstance(seq, list):
+                continue
+            m = index_maps.get(k)
+            for i, item in enumerate(seq):
+                if not isinstance(item, dict):
+                    continue
+                ptr = f"/{k}/{m[i] if m is not None else i}"
+                if ptr in doubtful or not _names_any(item, doubt_ids):
+                    continue
+                doubtful.add(ptr)
+                iid = item.get("id")
+                if isinstance(iid, str) and iid not in doubt_ids:
+                    doubt_ids.add(iid)
+                    grew = True
+        if not grew:
+            break
+    return doubtful
+
+
+def _names_any(value: object, ids: set[str]) -> bool:
+    """True when a reference field anywhere in `value` names one of `ids` (iterative walk)."""
+    todo = [value]
+    while todo:
+        v = todo.pop()
+        if isinstance(v, dict):
+            for key, x in v.items():
+                if key in REFERENCE_FIELDS:
+                    refs = x if isinstance(x, list) else (x,)
+                    for r in refs:
+                        if isinstance(r, str) and (r in ids or r.partition(":")[2] in ids):
+                            return True
+                if isinstance(x, (dict, list)):
+                    todo.append(x)
+        elif isinstance(v, list):
+            todo.extend(x for x in v if isinstance(x, (dict, list)))
+    return False
+
+
+def _is_local(issue: Issue) -> bool:
+    return issue.code in LOCAL_CODES or (issue.code, (issue.data or {}).get("variant")) in LOCAL_VARIANTS
+
+
+def _touches(issue: Issue, doubtful: set[str]) -> bool:
+    """True when a pointer of the issue (its own or a related one) lies in an item in doubt."""
+    for p in (*issue.pointers, *(r[0] for r in issue.related)):
+        segs = p.split("/", 3)
+        if len(segs) >= 3 and f"/{segs[1]}/{segs[2]}" in doubtful:
+            return True
+    return False
 
 
 def _names_ghost(doc: dict, issue: Issue, ghosts: set[str]) -> bool:
