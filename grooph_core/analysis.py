@@ -19,7 +19,7 @@ The core speaks character offsets; converting them to LSP positions is the serve
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from grooph_core.issues import Issue
 from grooph_core.kinds import Kind, detect_kind
@@ -186,7 +186,31 @@ def analyze(text: str, *, name: str | None = None, export: bool = False, resolve
     cut = broken - {""}
     schema = [i for i in schema if not _echoes_a_cut(i, broken, cut)]
     rules, pruned = _tolerant_rules(value, kind, schema, broken, export=export, resolver=resolver)
-    return Analysis(text, kind, parsed, tuple(problems + schema + rules), tuple(pruned))
+    return Analysis(text, kind, parsed, tuple(problems + one_per_object(schema) + rules), tuple(pruned))
+
+
+def one_per_object(schema: list[Issue]) -> list[Issue]:
+    """The editor's form of "missing required property": one issue per object naming every field it
+    lacks, where the first of them stood (issue 13: the first `{` of a new file stacked seven issues
+    on one character). The command line keeps the reference's one issue per field (graph.md §4.2)."""
+    missing: dict[str, list[Issue]] = {}
+    for i in schema:
+        if i.data.get("problem") == "missing" and i.pointers:
+            missing.setdefault(i.pointers[0], []).append(i)
+    if all(len(group) < 2 for group in missing.values()):
+        return schema
+    out: list[Issue] = []
+    for i in schema:
+        group = missing.get(i.pointers[0]) if i.data.get("problem") == "missing" and i.pointers else None
+        if group is None or len(group) < 2:
+            out.append(i)
+        elif group[0] is i:
+            fields = [g.data["field"] for g in group]
+            path = i.pointers[0] or "/"
+            names = ", ".join(f'"{f}"' for f in fields)
+            out.append(replace(i, message=f"{path}: missing required properties {names}",
+                               data={**i.data, "path": i.pointers[0], "fields": fields}))
+    return out
 
 
 def _echoes_a_cut(issue: Issue, broken: set[str], cut: set[str]) -> bool:
@@ -371,8 +395,6 @@ def _remap_pointer(p: str, index_maps: dict[str, list[int]]) -> str:
 def _remap(issue: Issue, index_maps: dict[str, list[int]]) -> Issue:
     if not index_maps:
         return issue
-    from dataclasses import replace
-
     return replace(
         issue,
         pointers=tuple(_remap_pointer(p, index_maps) for p in issue.pointers),
