@@ -77,7 +77,11 @@ def loosened(before: dict, after: dict, renames: dict[str, str] | None = None,
     `renames` applies to ids everywhere; `list_renames` ({"policies": {"e1": "e1-2"}}) to the objects
     of one list only (a duplicated id split between an edge and a policy renames just the policy)."""
     ren = renames or {}
-    per_list = list_renames or {}
+    # A list rename moves the brakes of the object that held the id first only when that object is
+    # the one renamed. Splitting a duplicate renames a later copy (a pasted node): the first keeps the
+    # id, and with it every reference and brake (issue 13), so the rename says nothing about it.
+    per_list = {lst: {x: y for x, y in renamed.items() if x not in _first(items(after, lst))}
+                for lst, renamed in (list_renames or {}).items()}
 
     def m(i: object, lst: str | None = None) -> object:
         if not isinstance(i, str):
