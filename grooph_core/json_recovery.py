@@ -672,8 +672,14 @@ class _Reader:
             return False
         while len(stack) - 1 > depth:
             f = stack[-1]
-            self.problem(f.prev_end, f.prev_end, self.unclosed(f) + f" (the next item starts at line {self.line(tok[1])})")
-            self.close(f.prev_end, False, tok[1])
+            # after `"a": 1,` the closer belongs right after the 1: the comma then separates the items
+            end = f.prev_end
+            if f.state == _O_AFTER_COMMA and f.comma >= 0:
+                end = f.comma
+                while end > 0 and self.text[end - 1] in " \t\r\n":
+                    end -= 1
+            self.problem(end, end, self.unclosed(f) + f" (the next item starts at line {self.line(tok[1])})")
+            self.close(end, False, tok[1])
         stack[-1].prev_open = True  # the missing comma is part of the same fault: not reported again
         return True
 
