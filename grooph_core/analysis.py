@@ -19,6 +19,7 @@ The core speaks character offsets; converting them to LSP positions is the serve
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass, field, replace
 
 from grooph_core.issues import Issue
@@ -45,9 +46,12 @@ WHOLE_SHAPE_CODES = frozenset({
     "W_DOC_TOO_LARGE", "E_OWNERSHIP_CONFLICT", "W_HOMOGENEOUS_CRITICS", "E_IRREVERSIBLE_NO_GATE",
     "E_SECOND_LEAD", "E_PERSON_STEP_NOT_COMPILED", "E_UNFILLED_SLOT",
 })
-# Fields whose strings name other objects (graph.md §1.11 and §5, map.md §2.8; a policy scope is
+_ID_HEAD = re.compile(r"[A-Za-z0-9_-]*")
+# Fields whose strings name other objects (graph.md §1.11 and §5.8, map.md §2.8; a policy scope is
 # "loop:<id>" or "node:<id>"). An item that names an object in doubt is in doubt itself (issue 13).
-REFERENCE_FIELDS = frozenset({"from", "to", "members", "back", "answerKeyFrom", "then", "scope", "lane"})
+REFERENCE_FIELDS = frozenset({"from", "to", "members", "back", "scope", "lane"})
+# The lists whose items hold references (nodes, lanes and people name nothing).
+REFERRING_LISTS = frozenset({"edges", "loops", "policies", "groups", "sessions", "handoffs"})
 # Findings on an item in doubt that depend on the item alone (its own stops, bar text, keys): kept.
 # A dangling reference it makes to an object that is nowhere in the text is kept too.
 LOCAL_CODES = frozenset({
@@ -271,6 +275,7 @@ def _tolerant_rules(value: object, kind: Kind, schema: list[Issue], broken: set[
             doc[f] = copy.copy(v)
     index_maps: dict[str, list[int]] = {}
     ghosts: set[str] = set()
+    typed: list[str] = []  # ids of left-out objects that are themselves cut (being typed)
     pruned: list[str] = []
     for k in lists:
         items = doc.get(k)
@@ -283,19 +288,25 @@ def _tolerant_rules(value: object, kind: Kind, schema: list[Issue], broken: set[
                 item = items[i]
                 if isinstance(item, dict) and isinstance(item.get("id"), str):
                     ghosts.add(item["id"])
+                    # a cut id string runs to the end of its line (`"id": "bui,`): its id-like start
+                    head = _ID_HEAD.match(item["id"]).group() if f"/{k}/{i}/id" in broken else ""
+                    if head:
+                        typed.append(head)
         if len(keep) != len(items):
             doc[k] = [items[i] for i in keep]
             index_maps[k] = keep
     pruned.extend(f"/{f}" for f in sorted(bad_fields))
-    if schema_issues(doc, kind):
+    # With nothing left out the document is the value, which passed the structural check.
+    if (pruned or schema) and schema_issues(doc, kind):
         return [], pruned  # still not sound enough to reason about
     issues = rule_issues(doc, kind, export=export, resolver=resolver)
-    doubtful = _items_in_doubt(doc, lists, ghosts, index_maps)
+    named = _Ghosts(ghosts, tuple(typed), _kept_ids(doc, lists) if typed else frozenset())
+    doubtful = _items_in_doubt(doc, lists, named, index_maps)
     out: list[Issue] = []
     for issue in issues:
         if pruned and issue.code in WHOLE_SHAPE_CODES:
             continue
-        if issue.code == "E_DANGLING_REF" and ghosts and _names_ghost(doc, issue, ghosts):
+        if issue.code == "E_DANGLING_REF" and ghosts and _names_ghost(doc, issue, named):
             continue
         issue = _remap(issue, index_maps)
         if doubtful and not _is_local(issue) and _touches(issue, doubtful):
@@ -304,18 +315,42 @@ def _tolerant_rules(value: object, kind: Kind, schema: list[Issue], broken: set[
     return out, pruned
 
 
-def _items_in_doubt(doc: dict, lists: tuple[str, ...], ghosts: set[str],
+@dataclass(frozen=True)
+class _Ghosts:
+    """The ids of left-out objects (each still counts as present), and those of them whose own id
+    was cut while typed (`"id": "ste` while the edges still name "step-9"): a reference starting
+    with such an id may mean that object, so it is in doubt too."""
+
+    ids: set[str]
+    typed: tuple[str, ...] = ()
+    present: frozenset[str] = frozenset()  # the ids the kept objects have: never in doubt by prefix
+
+    def named(self, ref: str) -> bool:
+        target = ref.partition(":")[2] or ref
+        if ref in self.ids or target in self.ids:
+            return True
+        return bool(self.typed) and target not in self.present and any(target.startswith(t) for t in self.typed)
+
+
+def _kept_ids(doc: dict, lists: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(x["id"] for k in lists for x in doc.get(k) or () if isinstance(x, dict) and isinstance(x.get("id"), str))
+
+
+def _items_in_doubt(doc: dict, lists: tuple[str, ...], ghosts: _Ghosts,
                     index_maps: dict[str, list[int]]) -> set[str]:
     """Pointers (as the user sees them) of the kept items that name a left-out object, directly or
     through other items in doubt. A few rounds reach the chains the documents have (edge -> loop ->
     policy); each round is one pass over the items."""
-    if not ghosts:
+    if not ghosts.ids:
         return set()
-    doubt_ids = set(ghosts)
+    doubt = _Ghosts(set(ghosts.ids), ghosts.typed, ghosts.present)
+    doubt_ids = doubt.ids
     doubtful: set[str] = set()
     for _ in range(4):
         grew = False
         for k in lists:
+            if k not in REFERRING_LISTS:
+                continue
             seq = doc.get(k)
             if not isinstance(seq, list):
                 continue
@@ -324,7 +359,7 @@ def _items_in_doubt(doc: dict, lists: tuple[str, ...], ghosts: set[str],
                 if not isinstance(item, dict):
                     continue
                 ptr = f"/{k}/{m[i] if m is not None else i}"
-                if ptr in doubtful or not _names_any(item, doubt_ids):
+                if ptr in doubtful or not _names_any(item, doubt):
                     continue
                 doubtful.add(ptr)
                 iid = item.get("id")
@@ -336,23 +371,23 @@ def _items_in_doubt(doc: dict, lists: tuple[str, ...], ghosts: set[str],
     return doubtful
 
 
-def _names_any(value: object, ids: set[str]) -> bool:
-    """True when a reference field anywhere in `value` names one of `ids` (iterative walk)."""
-    todo = [value]
-    while todo:
-        v = todo.pop()
-        if isinstance(v, dict):
-            for key, x in v.items():
-                if key in REFERENCE_FIELDS:
-                    refs = x if isinstance(x, list) else (x,)
-                    for r in refs:
-                        if isinstance(r, str) and (r in ids or r.partition(":")[2] in ids):
-                            return True
-                if isinstance(x, (dict, list)):
-                    todo.append(x)
-        elif isinstance(v, list):
-            todo.extend(x for x in v if isinstance(x, (dict, list)))
+def _names_any(item: dict, ids: _Ghosts) -> bool:
+    """True when one of the item's reference fields names one of `ids`: its own `from`, `to`,
+    `members`, `back`, `scope`, `lane`, its bar's `answerKeyFrom`, a stop's `then` (graph.md §5.8)."""
+    for key in REFERENCE_FIELDS.intersection(item):
+        if _names(item[key], ids):
+            return True
+    bar = item.get("bar")
+    if isinstance(bar, dict) and _names(bar.get("answerKeyFrom"), ids):
+        return True
+    stops = item.get("stops")
+    if isinstance(stops, list):
+        return any(isinstance(st, dict) and _names(st.get("then"), ids) for st in stops)
     return False
+
+
+def _names(value: object, ids: _Ghosts) -> bool:
+    return any(isinstance(r, str) and ids.named(r) for r in (value if isinstance(value, list) else (value,)))
 
 
 def _is_local(issue: Issue) -> bool:
@@ -368,15 +403,12 @@ def _touches(issue: Issue, doubtful: set[str]) -> bool:
     return False
 
 
-def _names_ghost(doc: dict, issue: Issue, ghosts: set[str]) -> bool:
+def _names_ghost(doc: dict, issue: Issue, ghosts: _Ghosts) -> bool:
     """True when a dangling reference names an object that exists but was left out."""
     ref = issue.data.get("ref") if issue.data else None
     if ref is None and issue.pointers:
         ref = value_at(doc, issue.pointers[0])
-    if isinstance(ref, str):
-        target = ref.split(":", 1)[1] if ":" in ref and ref.split(":", 1)[0] in ("node", "loop", "edge") else ref
-        return target in ghosts or ref in ghosts
-    return False
+    return isinstance(ref, str) and ghosts.named(ref)
 
 
 def _remap_pointer(p: str, index_maps: dict[str, list[int]]) -> str:

@@ -118,7 +118,17 @@ def _unclosed_check_node():
     return text, [(f"unclosed object started at line {start} (the next item starts at line {nxt})", (end, end))]
 
 
+def _id_being_retyped():
+    """The id of a node is erased back to "bui" and its string not closed yet: the edges and loops
+    naming "build" are in doubt (they may mean it), "nowhere" still names nothing."""
+    at = GRAPH.index('"build"', GRAPH.index('"id": "plan"'))
+    text = GRAPH[:at] + '"bui' + GRAPH[at + len('"build"'):]
+    end = text.index("\n", at)
+    return text, [("unterminated string", (at, end))]
+
+
 GRAPH_STATES = {
+    "id being retyped": _id_being_retyped,
     "unclosed node in the middle": _unclosed_node_in_the_middle,
     "unclosed check node": _unclosed_check_node,
     "node being typed at the end": _node_typed_at_the_end,
