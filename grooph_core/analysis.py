@@ -275,6 +275,7 @@ def _tolerant_rules(value: object, kind: Kind, schema: list[Issue], broken: set[
             doc[f] = copy.copy(v)
     index_maps: dict[str, list[int]] = {}
     ghosts: set[str] = set()
+    touched: set[str] = set()  # what the left-out objects name: their neighbourhood is in doubt
     typed: list[str] = []  # ids of left-out objects that are themselves cut (being typed)
     pruned: list[str] = []
     for k in lists:
@@ -286,6 +287,8 @@ def _tolerant_rules(value: object, kind: Kind, schema: list[Issue], broken: set[
             if i < len(items):
                 pruned.append(f"/{k}/{i}")
                 item = items[i]
+                if isinstance(item, dict):
+                    touched.update(_refs_of(item))
                 if isinstance(item, dict) and isinstance(item.get("id"), str):
                     ghosts.add(item["id"])
                     # a cut id string runs to the end of its line (`"id": "bui,`): its id-like start
@@ -301,7 +304,7 @@ def _tolerant_rules(value: object, kind: Kind, schema: list[Issue], broken: set[
         return [], pruned  # still not sound enough to reason about
     issues = rule_issues(doc, kind, export=export, resolver=resolver)
     named = _Ghosts(ghosts, tuple(typed), _kept_ids(doc, lists) if typed else frozenset())
-    doubtful = _items_in_doubt(doc, lists, named, index_maps)
+    doubtful = _items_in_doubt(doc, lists, replace(named, ids=ghosts | touched), index_maps)
     out: list[Issue] = []
     for issue in issues:
         if pruned and issue.code in WHOLE_SHAPE_CODES:
@@ -338,8 +341,9 @@ def _kept_ids(doc: dict, lists: tuple[str, ...]) -> frozenset[str]:
 
 def _items_in_doubt(doc: dict, lists: tuple[str, ...], ghosts: _Ghosts,
                     index_maps: dict[str, list[int]]) -> set[str]:
-    """Pointers (as the user sees them) of the kept items that name a left-out object, directly or
-    through other items in doubt. A few rounds reach the chains the documents have (edge -> loop ->
+    """Pointers (as the user sees them) of the kept items that name a left-out object or one a
+    left-out object names (a cut edge leaves its two nodes' connections in doubt, so a loop over them
+    is not judged), directly or through other items in doubt. A few rounds reach the chains the documents have (edge -> loop ->
     policy); each round is one pass over the items."""
     if not ghosts.ids:
         return set()
@@ -384,6 +388,16 @@ def _names_any(item: dict, ids: _Ghosts) -> bool:
     if isinstance(stops, list):
         return any(isinstance(st, dict) and _names(st.get("then"), ids) for st in stops)
     return False
+
+
+def _refs_of(item: dict) -> list[str]:
+    """The ids an item's reference fields name (scopes without their `kind:` prefix)."""
+    out = []
+    for key in REFERENCE_FIELDS.intersection(item):
+        v = item[key]
+        out += [r.partition(":")[2] or r for r in (v if isinstance(v, list) else (v,))
+                if isinstance(r, str) and r != "graph"]  # a graph-wide scope names no object
+    return out
 
 
 def _names(value: object, ids: _Ghosts) -> bool:
