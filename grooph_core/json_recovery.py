@@ -659,15 +659,21 @@ class _Reader:
             self.mark_frame(f)
         self.close_frame(f, tok)
 
+    def enclosing_array(self) -> int:
+        """Stack depth of the array the innermost objects sit in (through objects only), or -1."""
+        stack = self.stack
+        depth = len(stack) - 1
+        while depth >= 0 and stack[depth].is_obj:
+            depth -= 1
+        return depth
+
     def sibling_starts(self, tok) -> bool:
         """A `{` where a key or a comma belongs in an object that sits (through objects only) in an
         array: the objects up to that array were never closed and the `{` starts the array's next
         item (jsonc-parser's recovery). Closes them, each reported as unclosed; False when no array
         encloses the object that way."""
         stack = self.stack
-        depth = len(stack) - 1
-        while depth >= 0 and stack[depth].is_obj:
-            depth -= 1
+        depth = self.enclosing_array()
         if depth < 0:
             return False
         while len(stack) - 1 > depth:
@@ -752,6 +758,12 @@ class _Reader:
             if kind == ":":
                 f.prev_end = e
                 f.state = _O_AFTER_COLON
+            elif (kind == "{" and (f.key_open or "\n" in self.text[f.prev_end:s])
+                  and self.enclosing_array() >= 0):
+                # a key being typed (`"na` or `"name"` at the end of its line), then the next item
+                self.missing_value(f)
+                self.sibling_starts(tok)
+                return True
             elif kind == "str" or kind == "bare" or kind == "sq" or kind == "{" or kind == "[" or kind == "junk":
                 if kind in ("str", "bare", "sq") and self.peek()[0] == ":":
                     # `"a" "b": 1`: the key before lacks its colon and value; this is the next key.

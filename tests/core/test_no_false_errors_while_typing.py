@@ -1,7 +1,8 @@
 """No false finding from one keystroke-sized break, over every item of every valid fixture (issue 13).
 
 For each object in a top-level list (a node, an edge, a loop, a session, a handoff…): its closing brace
-deleted, a stray character typed inside it, its `id` string left open. The tolerant analysis must report
+deleted, a stray character typed inside it, a new object being typed after it, the comma after it
+deleted, its `id` string left open. The tolerant analysis must report
 a syntax error, and beyond it only findings the intact document has too (same code and pointer): an
 object in doubt may lose findings, it never causes one about something else."""
 
@@ -30,6 +31,9 @@ def _breaks(text: str, a, pointer: str):
     start, end = a.parsed.source_map.value_span(pointer)
     yield "closing brace deleted", text[: end - 1] + text[end:]
     yield "stray character", text[: start + 1] + "#" + text[start + 1:]
+    yield "new object being typed after it", text[:end] + ',\n    {"id": "typing", "na' + text[end:]
+    if text[end] == ",":
+        yield "comma after it deleted", text[:end] + text[end + 1:]
     ids = a.parsed.source_map.value_span(pointer + "/id")
     if ids is not None:
         yield "id left open", text[: ids[1] - 1] + text[ids[1]:]

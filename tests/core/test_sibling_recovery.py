@@ -84,3 +84,18 @@ def test_a_stray_character_is_skipped_and_nothing_is_in_doubt(text, value):
 def test_a_stray_character_where_a_value_belongs_still_makes_that_value_unreadable():
     got, problems, broken = _read('{"a": @, "b": 2}')
     assert got == {"b": 2} and broken == ["/a"]
+
+
+@pytest.mark.parametrize("typed", ['"na', '"name"'])
+def test_a_key_being_typed_at_the_end_of_its_line_does_not_take_the_next_item(typed):
+    text = '[{"id": "a", ' + typed + '\n {"id": "b"}]'
+    value, problems, broken = _read(text)
+    assert value == [{"id": "a"}, {"id": "b"}]
+    assert problems[-1][0] == "unclosed object started at line 1 (the next item starts at line 2)"
+    assert broken[-1] == "/0"
+
+
+def test_a_key_without_its_colon_before_an_object_on_the_same_line_is_still_that_keys_value():
+    value, problems, _ = _read('[{"id": "a", "model" {"tier": "fast"}}]')
+    assert value == [{"id": "a", "model": {"tier": "fast"}}]
+    assert [m for m, _ in problems] == ['missing colon after key "model"']
