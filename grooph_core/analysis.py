@@ -343,8 +343,8 @@ def _items_in_doubt(doc: dict, lists: tuple[str, ...], ghosts: _Ghosts,
                     index_maps: dict[str, list[int]]) -> set[str]:
     """Pointers (as the user sees them) of the kept items that name a left-out object or one a
     left-out object names (a cut edge leaves its two nodes' connections in doubt, so a loop over them
-    is not judged), directly or through other items in doubt. A few rounds reach the chains the documents have (edge -> loop ->
-    policy); each round is one pass over the items."""
+    is not judged), directly or through other items in doubt. A few rounds reach the chains the
+    documents have (edge -> loop -> policy); each round is one pass over the referring items."""
     if not ghosts.ids:
         return set()
     doubt = _Ghosts(set(ghosts.ids), ghosts.typed, ghosts.present)
