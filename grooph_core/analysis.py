@@ -8,7 +8,10 @@ Two modes (issue 3, README "Validation modes"):
   structural issues, and the semantic rules run on the sound parts of the document. Top-level items
   (a node, an edge, a session …) that fail the structural check or lie in a broken region are left
   out of the rules rather than guessed at, and issues that would only be echoes of leaving them out
-  (a reference to a left-out object, reachability) are suppressed.
+  are suppressed (issue 13): a left-out object whose `id` can be read still counts as present for
+  references; an item that names a left-out object, directly or through another item in doubt (an
+  edge from it, a loop over it, a policy on that loop), gets no finding that depends on what it
+  names (loop kinds, critics, back edges); whole-shape findings (reachability, cycles) are not made.
 
 The core speaks character offsets; converting them to LSP positions is the server's business.
 """
@@ -16,7 +19,8 @@ The core speaks character offsets; converting them to LSP positions is the serve
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 
 from grooph_core.issues import Issue
 from grooph_core.kinds import Kind, detect_kind
@@ -42,6 +46,20 @@ WHOLE_SHAPE_CODES = frozenset({
     "W_DOC_TOO_LARGE", "E_OWNERSHIP_CONFLICT", "W_HOMOGENEOUS_CRITICS", "E_IRREVERSIBLE_NO_GATE",
     "E_SECOND_LEAD", "E_PERSON_STEP_NOT_COMPILED", "E_UNFILLED_SLOT",
 })
+_ID_HEAD = re.compile(r"[A-Za-z0-9_-]*")
+# Fields whose strings name other objects (graph.md §1.11 and §5.8, map.md §2.8; a policy scope is
+# "loop:<id>" or "node:<id>"). An item that names an object in doubt is in doubt itself (issue 13).
+REFERENCE_FIELDS = frozenset({"from", "to", "members", "back", "scope", "lane"})
+# The lists whose items hold references (nodes, lanes and people name nothing).
+REFERRING_LISTS = frozenset({"edges", "loops", "policies", "groups", "sessions", "handoffs"})
+# Findings on an item in doubt that depend on the item alone (its own stops, bar text, keys): kept.
+# A dangling reference it makes to an object that is nowhere in the text is kept too.
+LOCAL_CODES = frozenset({
+    "E_DANGLING_REF", "W_UNKNOWN_KEY", "E_DUPLICATE_ID", "W_ONLY_MAX_ITERATIONS", "W_LONG_LOOP_NO_BUDGET",
+    "W_ASPIRATION_AS_ACCEPTANCE", "W_GRAPH_UNRESOLVED",
+})
+# ... and variants of a code that do (a handoff with no carrier at all lacks one whatever its ends).
+LOCAL_VARIANTS = frozenset({("E_HANDOFF_NO_CARRIER", "missing")})
 
 
 @dataclass(frozen=True)
@@ -172,7 +190,31 @@ def analyze(text: str, *, name: str | None = None, export: bool = False, resolve
     cut = broken - {""}
     schema = [i for i in schema if not _echoes_a_cut(i, broken, cut)]
     rules, pruned = _tolerant_rules(value, kind, schema, broken, export=export, resolver=resolver)
-    return Analysis(text, kind, parsed, tuple(problems + schema + rules), tuple(pruned))
+    return Analysis(text, kind, parsed, tuple(problems + one_per_object(schema) + rules), tuple(pruned))
+
+
+def one_per_object(schema: list[Issue]) -> list[Issue]:
+    """The editor's form of "missing required property": one issue per object naming every field it
+    lacks, where the first of them stood (issue 13: the first `{` of a new file stacked seven issues
+    on one character). The command line keeps the reference's one issue per field (graph.md §4.2)."""
+    missing: dict[str, list[Issue]] = {}
+    for i in schema:
+        if i.data.get("problem") == "missing" and i.pointers:
+            missing.setdefault(i.pointers[0], []).append(i)
+    if all(len(group) < 2 for group in missing.values()):
+        return schema
+    out: list[Issue] = []
+    for i in schema:
+        group = missing.get(i.pointers[0]) if i.data.get("problem") == "missing" and i.pointers else None
+        if group is None or len(group) < 2:
+            out.append(i)
+        elif group[0] is i:
+            fields = [g.data["field"] for g in group]
+            path = i.pointers[0] or "/"
+            names = ", ".join(f'"{f}"' for f in fields)
+            out.append(replace(i, message=f"{path}: missing required properties {names}",
+                               data={**i.data, "path": i.pointers[0], "fields": fields}))
+    return out
 
 
 def _echoes_a_cut(issue: Issue, broken: set[str], cut: set[str]) -> bool:
@@ -233,6 +275,8 @@ def _tolerant_rules(value: object, kind: Kind, schema: list[Issue], broken: set[
             doc[f] = copy.copy(v)
     index_maps: dict[str, list[int]] = {}
     ghosts: set[str] = set()
+    touched: set[str] = set()  # what the left-out objects name: their neighbourhood is in doubt
+    typed: list[str] = []  # ids of left-out objects that are themselves cut (being typed)
     pruned: list[str] = []
     for k in lists:
         items = doc.get(k)
@@ -243,34 +287,142 @@ def _tolerant_rules(value: object, kind: Kind, schema: list[Issue], broken: set[
             if i < len(items):
                 pruned.append(f"/{k}/{i}")
                 item = items[i]
+                if isinstance(item, dict):
+                    touched.update(_refs_of(item))
                 if isinstance(item, dict) and isinstance(item.get("id"), str):
                     ghosts.add(item["id"])
+                    # a cut id string runs to the end of its line (`"id": "bui,`): its id-like start
+                    head = _ID_HEAD.match(item["id"]).group() if f"/{k}/{i}/id" in broken else ""
+                    if head:
+                        typed.append(head)
         if len(keep) != len(items):
             doc[k] = [items[i] for i in keep]
             index_maps[k] = keep
     pruned.extend(f"/{f}" for f in sorted(bad_fields))
-    if schema_issues(doc, kind):
+    # With nothing left out the document is the value, which passed the structural check.
+    if (pruned or schema) and schema_issues(doc, kind):
         return [], pruned  # still not sound enough to reason about
     issues = rule_issues(doc, kind, export=export, resolver=resolver)
+    named = _Ghosts(ghosts, tuple(typed), _kept_ids(doc, lists) if typed else frozenset())
+    doubtful = _items_in_doubt(doc, lists, replace(named, ids=ghosts | touched), index_maps)
     out: list[Issue] = []
     for issue in issues:
         if pruned and issue.code in WHOLE_SHAPE_CODES:
             continue
-        if issue.code == "E_DANGLING_REF" and ghosts and _names_ghost(doc, issue, ghosts):
+        if issue.code == "E_DANGLING_REF" and ghosts and _names_ghost(doc, issue, named):
             continue
-        out.append(_remap(issue, index_maps))
+        issue = _remap(issue, index_maps)
+        if doubtful and not _is_local(issue) and _touches(issue, doubtful):
+            continue
+        out.append(issue)
     return out, pruned
 
 
-def _names_ghost(doc: dict, issue: Issue, ghosts: set[str]) -> bool:
+@dataclass(frozen=True)
+class _Ghosts:
+    """The ids of left-out objects (each still counts as present), and those of them whose own id
+    was cut while typed (`"id": "ste` while the edges still name "step-9"): a reference starting
+    with such an id may mean that object, so it is in doubt too."""
+
+    ids: set[str]
+    typed: tuple[str, ...] = ()
+    present: frozenset[str] = frozenset()  # the ids the kept objects have: never in doubt by prefix
+
+    def named(self, ref: str) -> bool:
+        target = ref.partition(":")[2] or ref
+        if ref in self.ids or target in self.ids:
+            return True
+        return bool(self.typed) and target not in self.present and any(target.startswith(t) for t in self.typed)
+
+
+def _kept_ids(doc: dict, lists: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(x["id"] for k in lists for x in doc.get(k) or () if isinstance(x, dict) and isinstance(x.get("id"), str))
+
+
+def _items_in_doubt(doc: dict, lists: tuple[str, ...], ghosts: _Ghosts,
+                    index_maps: dict[str, list[int]]) -> set[str]:
+    """Pointers (as the user sees them) of the kept items that name a left-out object or one a
+    left-out object names (a cut edge leaves its two nodes' connections in doubt, so a loop over them
+    is not judged), directly or through other items in doubt. A few rounds reach the chains the
+    documents have (edge -> loop -> policy); each round is one pass over the referring items."""
+    if not ghosts.ids:
+        return set()
+    doubt = _Ghosts(set(ghosts.ids), ghosts.typed, ghosts.present)
+    doubt_ids = doubt.ids
+    doubtful: set[str] = set()
+    for _ in range(4):
+        grew = False
+        for k in lists:
+            if k not in REFERRING_LISTS:
+                continue
+            seq = doc.get(k)
+            if not isinstance(seq, list):
+                continue
+            m = index_maps.get(k)
+            for i, item in enumerate(seq):
+                if not isinstance(item, dict):
+                    continue
+                ptr = f"/{k}/{m[i] if m is not None else i}"
+                if ptr in doubtful or not _names_any(item, doubt):
+                    continue
+                doubtful.add(ptr)
+                iid = item.get("id")
+                if isinstance(iid, str) and iid not in doubt_ids:
+                    doubt_ids.add(iid)
+                    grew = True
+        if not grew:
+            break
+    return doubtful
+
+
+def _names_any(item: dict, ids: _Ghosts) -> bool:
+    """True when one of the item's reference fields names one of `ids`: its own `from`, `to`,
+    `members`, `back`, `scope`, `lane`, its bar's `answerKeyFrom`, a stop's `then` (graph.md §5.8)."""
+    for key in REFERENCE_FIELDS.intersection(item):
+        if _names(item[key], ids):
+            return True
+    bar = item.get("bar")
+    if isinstance(bar, dict) and _names(bar.get("answerKeyFrom"), ids):
+        return True
+    stops = item.get("stops")
+    if isinstance(stops, list):
+        return any(isinstance(st, dict) and _names(st.get("then"), ids) for st in stops)
+    return False
+
+
+def _refs_of(item: dict) -> list[str]:
+    """The ids an item's reference fields name (scopes without their `kind:` prefix)."""
+    out = []
+    for key in REFERENCE_FIELDS.intersection(item):
+        v = item[key]
+        out += [r.partition(":")[2] or r for r in (v if isinstance(v, list) else (v,))
+                if isinstance(r, str) and r != "graph"]  # a graph-wide scope names no object
+    return out
+
+
+def _names(value: object, ids: _Ghosts) -> bool:
+    return any(isinstance(r, str) and ids.named(r) for r in (value if isinstance(value, list) else (value,)))
+
+
+def _is_local(issue: Issue) -> bool:
+    return issue.code in LOCAL_CODES or (issue.code, (issue.data or {}).get("variant")) in LOCAL_VARIANTS
+
+
+def _touches(issue: Issue, doubtful: set[str]) -> bool:
+    """True when a pointer of the issue (its own or a related one) lies in an item in doubt."""
+    for p in (*issue.pointers, *(r[0] for r in issue.related)):
+        segs = p.split("/", 3)
+        if len(segs) >= 3 and f"/{segs[1]}/{segs[2]}" in doubtful:
+            return True
+    return False
+
+
+def _names_ghost(doc: dict, issue: Issue, ghosts: _Ghosts) -> bool:
     """True when a dangling reference names an object that exists but was left out."""
     ref = issue.data.get("ref") if issue.data else None
     if ref is None and issue.pointers:
         ref = value_at(doc, issue.pointers[0])
-    if isinstance(ref, str):
-        target = ref.split(":", 1)[1] if ":" in ref and ref.split(":", 1)[0] in ("node", "loop", "edge") else ref
-        return target in ghosts or ref in ghosts
-    return False
+    return isinstance(ref, str) and ghosts.named(ref)
 
 
 def _remap_pointer(p: str, index_maps: dict[str, list[int]]) -> str:
@@ -289,8 +441,6 @@ def _remap_pointer(p: str, index_maps: dict[str, list[int]]) -> str:
 def _remap(issue: Issue, index_maps: dict[str, list[int]]) -> Issue:
     if not index_maps:
         return issue
-    from dataclasses import replace
-
     return replace(
         issue,
         pointers=tuple(_remap_pointer(p, index_maps) for p in issue.pointers),

@@ -11,6 +11,11 @@ Recovery (the choices a user would expect, kept here in one place):
   item is `None`) so indices after a bad item stay the ones the user sees;
 - a missing comma or colon is assumed where it is missing; a value missing after a key drops the
   member; a closer of the wrong kind closes the containers it skips (each reported as unclosed);
+- inside an array, an object never closed ends where the next sibling object starts (a `{` where a
+  key or a comma belongs) or at the array's `]`, as jsonc-parser recovers: the siblings after it are
+  read as the user sees them, and the array itself is not in doubt (issue 13);
+- a stray character (not a value, key or bracket) is reported and skipped: the object or array
+  around it is not in doubt for it (one inside a value's slot still makes that value unreadable);
 - an unterminated string ends at the end of its line (raw line breaks are never inside a JSON string);
 - a value after the top-level value is read (to stay in step) and ignored;
 - follow-on reports are suppressed where the first already explains them (no "missing comma"
@@ -641,13 +646,48 @@ class _Reader:
             self.problem(s, e, f"unexpected closing bracket '{kind}'")
             self.mark_frame(self.stack[-1])
             return
+        cut_arrays = False
         while len(self.stack) - 1 > depth:
             f = self.stack[-1]
+            cut_arrays = cut_arrays or not f.is_obj
             self.problem(f.prev_end, f.prev_end, self.unclosed(f) + f" (closed by '{kind}' at line {self.line(s)})")
             self.close(f.prev_end, False, s)
         f = self.stack[-1]
-        self.mark_frame(f)  # what it held between the cut containers and this closer is a guess
+        if f.is_obj or cut_arrays:
+            # an array's `]` after cut objects is the array's own closer (jsonc-parser's reading): its
+            # items are as the user sees them; any other cut leaves what this container held a guess
+            self.mark_frame(f)
         self.close_frame(f, tok)
+
+    def enclosing_array(self) -> int:
+        """Stack depth of the array the innermost objects sit in (through objects only), or -1."""
+        stack = self.stack
+        depth = len(stack) - 1
+        while depth >= 0 and stack[depth].is_obj:
+            depth -= 1
+        return depth
+
+    def sibling_starts(self, tok) -> bool:
+        """A `{` where a key or a comma belongs in an object that sits (through objects only) in an
+        array: the objects up to that array were never closed and the `{` starts the array's next
+        item (jsonc-parser's recovery). Closes them, each reported as unclosed; False when no array
+        encloses the object that way."""
+        stack = self.stack
+        depth = self.enclosing_array()
+        if depth < 0:
+            return False
+        while len(stack) - 1 > depth:
+            f = stack[-1]
+            # after `"a": 1,` the closer belongs right after the 1: the comma then separates the items
+            end = f.prev_end
+            if f.state == _O_AFTER_COMMA and f.comma >= 0:
+                end = f.comma
+                while end > 0 and self.text[end - 1] in " \t\r\n":
+                    end -= 1
+            self.problem(end, end, self.unclosed(f) + f" (the next item starts at line {self.line(tok[1])})")
+            self.close(end, False, tok[1])
+        stack[-1].prev_open = True  # the missing comma is part of the same fault: not reported again
+        return True
 
     def close_frame(self, f: _Frame, tok) -> None:
         self.close(tok[2], True, tok[2])
@@ -702,6 +742,8 @@ class _Reader:
                 f.key, f.entry, f.key_open = None, None, False
                 f.prev_end = e
                 f.state = _O_AFTER_COLON
+            elif kind == "{" and self.sibling_starts(tok):
+                return True
             elif kind == "{" or kind == "[":
                 self.problem(s, e, "expected a key in double quotes")
                 self.mark_frame(f)
@@ -710,13 +752,18 @@ class _Reader:
                 self.value(f, tok)
             elif kind == "]":
                 self.wrong_closer(tok)
-            else:  # junk
+            else:  # junk: skipped
                 self.problem(s, e, f"unexpected character {_char_name(self.text[s])}")
-                self.mark_frame(f)
         elif state == _O_AFTER_KEY:
             if kind == ":":
                 f.prev_end = e
                 f.state = _O_AFTER_COLON
+            elif (kind == "{" and (f.key_open or "\n" in self.text[f.prev_end:s])
+                  and self.enclosing_array() >= 0):
+                # a key being typed (`"na` or `"name"` at the end of its line), then the next item
+                self.missing_value(f)
+                self.sibling_starts(tok)
+                return True
             elif kind == "str" or kind == "bare" or kind == "sq" or kind == "{" or kind == "[" or kind == "junk":
                 if kind in ("str", "bare", "sq") and self.peek()[0] == ":":
                     # `"a" "b": 1`: the key before lacks its colon and value; this is the next key.
@@ -771,6 +818,8 @@ class _Reader:
                 f.state = _O_AFTER_COMMA
             elif kind == "}":
                 self.close_frame(f, tok)
+            elif kind == "{" and self.sibling_starts(tok):
+                return True
             elif kind in _VALUE_KINDS:
                 if not f.prev_open:
                     self.problem(f.prev_end, f.prev_end, "missing comma between object members")
@@ -782,9 +831,8 @@ class _Reader:
                 self.mark_frame(f)
             elif kind == "]":
                 self.wrong_closer(tok)
-            else:  # junk
+            else:  # junk: skipped
                 self.problem(s, e, f"unexpected character {_char_name(self.text[s])}")
-                self.mark_frame(f)
         return False
 
     def in_array(self, f: _Frame, tok) -> bool:
@@ -828,7 +876,6 @@ class _Reader:
                 self.mark_frame(f)
             elif kind == "}":
                 self.wrong_closer(tok)
-            else:  # junk
+            else:  # junk after an item: skipped
                 self.problem(s, e, f"unexpected character {_char_name(self.text[s])}")
-                self.mark_frame(f)
         return False

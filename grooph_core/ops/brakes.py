@@ -77,7 +77,11 @@ def loosened(before: dict, after: dict, renames: dict[str, str] | None = None,
     `renames` applies to ids everywhere; `list_renames` ({"policies": {"e1": "e1-2"}}) to the objects
     of one list only (a duplicated id split between an edge and a policy renames just the policy)."""
     ren = renames or {}
-    per_list = list_renames or {}
+    # A list rename moves the brakes of the object that held the id first only when that object is
+    # the one renamed. Splitting a duplicate renames a later copy (a pasted node): the first keeps the
+    # id, and with it every reference and brake (issue 13), so the rename says nothing about it.
+    per_list = {lst: {x: y for x, y in renamed.items() if x not in _first(items(after, lst))}
+                for lst, renamed in (list_renames or {}).items()}
 
     def m(i: object, lst: str | None = None) -> object:
         if not isinstance(i, str):
@@ -205,16 +209,24 @@ def _map_scope(scope: object, m) -> object:
 
 
 def _stops_loosened(lid: str, before: list, after: list) -> list[str]:
-    """Brake stops keep their place and kind, never get a `then` they did not have, never grow."""
+    """Brake stops keep their kind and their order among the brakes, come after no more stops that
+    lead on (`then`) than before, never get a `then` they did not have, never grow. Stops that are
+    no brake (`bar-passed`, `diminishing-returns`, `evidence-invalid`) and entries that are not
+    objects are no brakes: removing one loosens nothing, even when a brake moves up in its place."""
     out = []
+    j = 0  # the brakes of `after` are matched to those of `before` in order
     for i, s in enumerate(before):
         if not isinstance(s, dict) or s.get("kind") not in BRAKE_STOPS:
             continue
         kind = s["kind"]
-        t = after[i] if i < len(after) else None
-        if not isinstance(t, dict) or t.get("kind") != kind:
+        k = next((x for x in range(j, len(after)) if isinstance(after[x], dict) and after[x].get("kind") == kind), None)
+        if k is None:
             out.append(f'{kind} stop {i} of loop "{lid}" removed or moved')
             continue
+        j = k + 1
+        t = after[k]
+        if _leading_on(after, k) > _leading_on(before, i):
+            out.append(f'{kind} stop {i} of loop "{lid}" moved after a stop that leads on')
         if "then" not in s and "then" in t:
             out.append(f'{kind} stop {i} of loop "{lid}" given a then')
         if kind == "max-iterations" and _grew(_numbers(s, "n"), _numbers(t, "n")):
@@ -225,6 +237,11 @@ def _stops_loosened(lid: str, before: list, after: list) -> list[str]:
         if kind == "human" and _grew(_numbers(s, "every", 1), _numbers(t, "every", 1)):
             out.append(f'the human stop of loop "{lid}" made rarer')
     return out
+
+
+def _leading_on(stops: list, end: int) -> int:
+    """How many stops before index `end` lead on to a node (have a `then`) instead of halting."""
+    return sum(1 for s in stops[:end] if isinstance(s, dict) and "then" in s)
 
 
 def _grew(old: float | None, new: float | None) -> bool:

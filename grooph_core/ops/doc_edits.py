@@ -15,12 +15,14 @@ pointer:
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass
 
 from grooph_core.json_copy import copy_json
 from grooph_core.text import pointer_split
 
 EDIT_NAMES = ("set", "remove", "renameKey")
+_INDEX = re.compile(r"0|[1-9][0-9]*")
 
 
 @dataclass(frozen=True)
@@ -51,11 +53,20 @@ def _parent(doc: object, pointer: str) -> tuple[object, str]:
     return cur, segments[-1]
 
 
+def _index(seg: str, items: list) -> int | None:
+    """The array index a pointer segment names in `items`: "0" or digits without a leading zero
+    (RFC 6901), below the length (one past the end names nothing); else None."""
+    if not _INDEX.fullmatch(seg):
+        return None
+    i = int(seg)
+    return i if i < len(items) else None
+
+
 def _step(cur: object, seg: str, pointer: str) -> object:
     if isinstance(cur, dict) and seg in cur:
         return cur[seg]
-    if isinstance(cur, list) and seg.isdigit() and int(seg) < len(cur):
-        return cur[int(seg)]
+    if isinstance(cur, list) and (i := _index(seg, cur)) is not None:
+        return cur[i]
     raise _EditRefused(f"nothing at {pointer}")
 
 
@@ -69,15 +80,15 @@ def _apply_one(doc: object, edit: dict) -> None:
         value = copy.deepcopy(edit.get("value"))
         if isinstance(parent, dict):
             parent[last] = value
-        elif isinstance(parent, list) and last.isdigit() and int(last) < len(parent):
-            parent[int(last)] = value
+        elif isinstance(parent, list) and (i := _index(last, parent)) is not None:
+            parent[i] = value
         else:
             raise _EditRefused(f"nothing at {pointer}")
     elif kind == "remove":
         if isinstance(parent, dict) and last in parent:
             del parent[last]
-        elif isinstance(parent, list) and last.isdigit() and int(last) < len(parent):
-            del parent[int(last)]
+        elif isinstance(parent, list) and (i := _index(last, parent)) is not None:
+            del parent[i]
         else:
             raise _EditRefused(f"nothing at {pointer}")
     else:

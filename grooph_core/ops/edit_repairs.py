@@ -204,8 +204,13 @@ def duplicate_id(issue: Issue, doc: dict, kind: str) -> list[Candidate]:
     title = "Give " + "; give ".join(parts)
     if any_stay or not quiet:
         title += f'; other references to "{ident}" keep naming the {kept_kind} {_place(occ[keep][0])}'
+    # A renamed copy keeps everything it held while it shared the id (a pasted node keeps its
+    # irreversible list, its owned paths): what the rules now find about it under its fresh id was
+    # in the text all along, hidden behind the duplicate, not made by the rename (issue 13). Errors
+    # that name no copy are still compared.
+    copies = frozenset(aliases)
     return [Candidate(title, edits, "preferred" if quiet else "offered", aliases=aliases,
-                      list_renames=list_renames)]
+                      list_renames=list_renames, continues=lambda i: any(a in copies for a in i.at))]
 
 
 def _place(pointer: str) -> str:

@@ -1,0 +1,212 @@
+"""Mid-typing states (issue 13; graph.md §3.2 "editor diagnostics"): the tolerant analysis reports the
+syntax error at its exact spot, still reports a real fault elsewhere, and says nothing about an object
+that is intact in the text.
+
+Each state is a valid fixture with one real fault added (an edge or handoff to an id nothing has), then
+one keystroke-sized break. Before issue 13 an unclosed object swallowed its siblings: 18 false errors on
+the review-loop graph, 9 on a 3-node graph, 4 "unknown session" on the tiny-shop map.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from grooph_core.analysis import analyze
+
+FIXTURES = Path(__file__).parents[2] / "fixtures"
+GRAPH_TEXT = (FIXTURES / "valid" / "review-loop.grooph.json").read_text(encoding="utf-8")
+MAP_TEXT = (FIXTURES / "maps" / "valid" / "tiny-shop.grooph-map.json").read_text(encoding="utf-8")
+
+# The real fault: one more edge, to a node that is nowhere (E_DANGLING_REF at /edges/6/to).
+FAULT_EDGE = '    {\n      "id": "review-lost",\n      "from": "review",\n      "to": "nowhere"\n    }'
+GRAPH = GRAPH_TEXT.replace('"to": "done",\n      "when": "pass"\n    }\n  ],',
+                           '"to": "done",\n      "when": "pass"\n    },\n' + FAULT_EDGE + "\n  ],", 1)
+FAULT_HANDOFF = ('    {\n      "id": "h-lost",\n      "from": "coder",\n      "to": "nobody",\n'
+                 '      "carrier": {\n        "kind": "session-message"\n      }\n    }')
+MAP = MAP_TEXT.replace('"repo": "acme/shop"\n      }\n    }\n  ]',
+                       '"repo": "acme/shop"\n      }\n    },\n' + FAULT_HANDOFF + "\n  ]", 1)
+
+
+def _node_close(text: str, anchor: str) -> int:
+    """Offset of the `}` that closes the array item holding `anchor` (the fixtures are indented by two)."""
+    return text.index("\n    }", text.index(anchor)) + 5
+
+
+def _without(text: str, at: int, n: int = 1) -> str:
+    return text[:at] + text[at + n:]
+
+
+def _insert(text: str, at: int, what: str) -> str:
+    return text[:at] + what + text[at:]
+
+
+def _line(text: str, at: int) -> int:
+    return text.count("\n", 0, at) + 1
+
+
+def _item_start(text: str, anchor: str) -> int:
+    return text.rindex("{", 0, text.index(anchor))
+
+
+def _findings(text: str, name: str):
+    a = analyze(text, name=name)
+    syntax = [(i.message, a.span(i)) for i in a.issues if i.code == "E_SYNTAX"]
+    other = [(i.code, i.pointers[0] if i.pointers else None) for i in a.issues if i.code != "E_SYNTAX"]
+    return syntax, other
+
+
+def test_the_bases_have_only_their_real_fault():
+    assert _findings(GRAPH, "g.grooph.json") == ([], [("E_DANGLING_REF", "/edges/6/to")])
+    assert _findings(MAP, "m.grooph-map.json") == ([], [("E_DANGLING_REF", "/handoffs/2/to")])
+
+
+def _unclosed_node_in_the_middle():
+    close = _node_close(GRAPH, '"id": "build"')
+    text = _without(GRAPH, close)
+    end = text.rindex("]", 0, close) + 1  # right after the node's last value (its "owns" list)
+    start, nxt = _line(text, _item_start(text, '"id": "build"')), _line(text, _item_start(text, '"id": "tests"'))
+    return text, [(f"unclosed object started at line {start} (the next item starts at line {nxt})", (end, end))]
+
+
+def _node_typed_at_the_end():
+    at = _node_close(GRAPH, '"id": "done"') + 1
+    text = _insert(GRAPH, at, ',\n    {"id": "extra", "kind": "ag')
+    open_at = text.index('"ag', at)
+    end = text.index("\n", open_at)
+    line = _line(text, open_at)
+    return text, [("unterminated string", (open_at, end)),
+                  (f"unclosed object started at line {line} (closed by ']' at line {line + 1})", (end, end))]
+
+
+def _missing_comma_between_nodes():
+    at = _node_close(GRAPH, '"id": "tests"') + 1
+    assert GRAPH[at] == ","
+    return _without(GRAPH, at), [("missing comma between array items", (at, at))]
+
+
+def _missing_comma_between_members():
+    at = GRAPH.index('"name": "Tests",') + len('"name": "Tests"')
+    return _without(GRAPH, at), [("missing comma between object members", (at, at))]
+
+
+def _open_string():
+    at = GRAPH.index('"npm test -- search"')
+    text = GRAPH[:at] + '"npm te' + GRAPH[at + len('"npm test -- search"'):]
+    end = text.index("\n", at)
+    return text, [("unterminated string", (at, end))]
+
+
+def _stray_character():
+    at = GRAPH.index('"check": {', GRAPH.index('"id": "tests"'))
+    return _insert(GRAPH, at, "#"), [('unexpected character "#" (U+0023)', (at, at + 1))]
+
+
+def _stray_character_in_a_value():
+    at = GRAPH.index('"exit code 0"')
+    text = GRAPH[:at] + "@" + GRAPH[at + len('"exit code 0"'):]
+    return text, [('unexpected character "@" (U+0040)', (at, at + 1))]
+
+
+def _unclosed_check_node():
+    close = _node_close(GRAPH, '"id": "tests"')
+    text = _without(GRAPH, close)
+    end = text.rindex("}", 0, close) + 1  # after the node's "check" object
+    start, nxt = _line(text, _item_start(text, '"id": "tests"')), _line(text, _item_start(text, '"id": "review"'))
+    return text, [(f"unclosed object started at line {start} (the next item starts at line {nxt})", (end, end))]
+
+
+def _id_being_retyped():
+    """The id of a node is erased back to "bui" and its string not closed yet: the edges and loops
+    naming "build" are in doubt (they may mean it), "nowhere" still names nothing."""
+    at = GRAPH.index('"build"', GRAPH.index('"id": "plan"'))
+    text = GRAPH[:at] + '"bui' + GRAPH[at + len('"build"'):]
+    end = text.index("\n", at)
+    return text, [("unterminated string", (at, end))]
+
+
+GRAPH_STATES = {
+    "id being retyped": _id_being_retyped,
+    "unclosed node in the middle": _unclosed_node_in_the_middle,
+    "unclosed check node": _unclosed_check_node,
+    "node being typed at the end": _node_typed_at_the_end,
+    "missing comma between nodes": _missing_comma_between_nodes,
+    "missing comma between members": _missing_comma_between_members,
+    "open string": _open_string,
+    "stray character": _stray_character,
+    "stray character in a value": _stray_character_in_a_value,
+}
+
+
+@pytest.mark.parametrize("state", list(GRAPH_STATES))
+def test_graph_typing_state(state):
+    text, expected_syntax = GRAPH_STATES[state]()
+    syntax, other = _findings(text, "g.grooph.json")
+    assert syntax == expected_syntax
+    # the real fault elsewhere, and nothing about the nodes, edges and loops intact in the text
+    assert other == [("E_DANGLING_REF", "/edges/6/to")]
+
+
+def test_unclosed_map_session():
+    close = _node_close(MAP, '"id": "planner"')
+    text = _without(MAP, close)
+    end = text.rindex('"', 0, close) + 1
+    start, nxt = _line(text, _item_start(text, '"id": "planner"')), _line(text, _item_start(text, '"id": "coder"'))
+    syntax, other = _findings(text, "m.grooph-map.json")
+    assert syntax == [(f"unclosed object started at line {start} (the next item starts at line {nxt})", (end, end))]
+    assert other == [("E_DANGLING_REF", "/handoffs/2/to")]
+
+
+def test_a_session_being_typed_at_the_end_of_a_map():
+    at = _node_close(MAP, '"id": "coder"') + 1
+    text = _insert(MAP, at, ',\n    {"id": "reviewer", "lane": "desk",')
+    syntax, other = _findings(text, "m.grooph-map.json")
+    line = _line(text, text.index('"id": "reviewer"'))
+    assert [m for m, _ in syntax] == [f"unclosed object started at line {line} (closed by ']' at line {line + 1})"]
+    assert other == [("E_DANGLING_REF", "/handoffs/2/to")]
+
+
+def test_a_node_in_doubt_still_counts_for_references_but_not_for_loop_kinds():
+    """The check node's text is broken: it is left out of the rules, but its id still resolves (no
+    dangling edges or members), and the loops over it are not judged (without the check, "fix-tests"
+    would look like a judgment loop with no bar)."""
+    text, _ = _unclosed_check_node()
+    a = analyze(text, name="g.grooph.json")
+    assert "/nodes/2" in a.pruned
+    assert not [i for i in a.issues if i.code in ("E_JUDGMENT_LOOP_NO_BAR", "E_STOP_NOT_INSPECTABLE")]
+
+
+def test_a_reference_to_an_id_nowhere_in_the_text_is_still_reported_beside_a_node_in_doubt():
+    text, _ = _unclosed_node_in_the_middle()
+    text = text.replace('"members": [\n        "build",\n        "tests"\n      ],',
+                        '"members": [\n        "build",\n        "tests",\n        "ghost"\n      ],', 1)
+    _, other = _findings(text, "g.grooph.json")
+    assert ("E_DANGLING_REF", "/loops/0/members/2") in other
+
+
+def test_a_new_file_is_calm():
+    """The first `{` of a new file: one diagnostic naming every missing field, beside the syntax error;
+    the command line keeps the reference listing (one issue per field, graph.md §4.2)."""
+    a = analyze("{", name="new.grooph.json")
+    assert [(i.code, i.message) for i in a.issues] == [
+        ("E_SYNTAX", "unclosed object started at line 1"),
+        ("E_SCHEMA", '/: missing required properties "grooph", "id", "name", "version", "nodes", "edges", "loops"'),
+    ]
+    assert a.issues[1].data["fields"] == ["grooph", "id", "name", "version", "nodes", "edges", "loops"]
+    m = analyze("{}", name="new.grooph-map.json")
+    assert [i.message for i in m.issues] == [
+        '/: missing required properties "groophMap", "id", "name", "version", "lanes", "sessions", "handoffs"']
+    strict = analyze("{}", name="new.grooph.json", tolerant=False)
+    assert len(strict.issues) == 7 and strict.issues[0].message == '/grooph: missing required property "grooph"'
+
+
+def test_one_issue_per_object_missing_fields():
+    doc = {"grooph": 0, "id": "g", "name": "G", "version": 1, "edges": [], "loops": [],
+           "nodes": [{"id": "a", "kind": "agent"}, {"id": "b", "kind": "stop", "name": "B"},
+                     {"id": "c", "kind": "agent", "name": "C", "role": "builder", "brief": "b", "outputs": ["o"]}]}
+    a = analyze(json.dumps(doc), name="g.grooph.json")
+    assert [(i.pointers[0], i.message) for i in a.issues if i.code == "E_SCHEMA"] == [
+        ("/nodes/0", '/nodes/0: missing required properties "name", "role", "brief", "outputs"'),
+    ]
