@@ -8,6 +8,8 @@ are 1-based; a column counts UTF-16 code units, as `--locations` does.
 
 from __future__ import annotations
 
+import os
+
 from grooph_core.cli.check_files import FileResult
 from grooph_core.cli.listing import plural
 
@@ -31,20 +33,25 @@ def issue_message(issue) -> str:
     return issue.line().split("  ", 2)[2]
 
 
+def annotation_path(path: str) -> str:
+    """The file as GitHub matches it against the checkout: `./x/y` and `x//y` written `x/y`."""
+    return os.path.normpath(path).replace(os.sep, "/")
+
+
 def annotations(result: FileResult) -> list[str]:
     """The commands for one file's issues, in validation order."""
     out = []
     for issue, ((sl, sc), (el, ec)) in zip(result.issues, result.ranges or ()):
         # An LSP end (0-based, exclusive) is the 1-based column of the last character covered.
         end_col = max(ec, sc + 1) if el == sl else ec
-        out.append(command(issue.severity, issue_message(issue), file=result.path, line=sl + 1, col=sc + 1,
+        out.append(command(issue.severity, issue_message(issue), file=annotation_path(result.path), line=sl + 1, col=sc + 1,
                            endLine=el + 1, endColumn=max(end_col, 1), title=issue.code))
     return out
 
 
 def notice(message: str, path: str | None = None) -> str:
     """An error about an input rather than an issue in a document (no such file, nothing to check)."""
-    return command("error", message, file=path, title="grooph")
+    return command("error", message, file=None if path is None else annotation_path(path), title="grooph")
 
 
 def summary(files: int, errors: int, warnings: int) -> str:

@@ -19,7 +19,7 @@ import pytest
 
 from grooph_core.cli import main
 from grooph_core.cli.check_files import POOL_FROM_FILES, workers_for
-from grooph_core.cli.github_format import escape_data, escape_property
+from grooph_core.cli.github_format import annotation_path, escape_data, escape_property
 from grooph_core.issues import CODES
 from tests.conftest import FIXTURES, ROOT
 
@@ -198,6 +198,7 @@ def test_empty_folder_beside_a_clean_file_still_fails_and_the_file_is_checked(ca
 def test_github_escaping_follows_the_runner():
     assert escape_data("100% done\r\nnext: a, b") == "100%25 done%0D%0Anext: a, b"
     assert escape_property("a:b,c%d\ne") == "a%3Ab%2Cc%25d%0Ae"
+    assert annotation_path("./graphs//a.grooph.json") == "graphs/a.grooph.json"  # as GitHub matches files
 
 
 def test_github_annotations_for_errors_and_warnings(capsys, tmp_path):
