@@ -15,7 +15,7 @@ import sys
 from grooph_core.canonical import canonical_text
 from grooph_core.cli.args import UsageError, parse_args
 from grooph_core.cli.files import is_kept_graph, kept_graph_refusal, write_text
-from grooph_core.cli.validate_cmd import print_listing
+from grooph_core.cli.listing import print_listing
 from grooph_core.issues import Issue
 from grooph_core.load import NoSuchFile, decode, parse_strict, read_document
 from grooph_core.ops import apply

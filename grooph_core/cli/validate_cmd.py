@@ -1,9 +1,11 @@
 """`grooph validate`: check graphs and maps, list issues, exit 1 on errors (cli.md §2.1, map.md §8.3).
 
 The output is the reference's (strict mode): one issue line per issue in the fixed format, then the
-summary line. Our additions: several paths and folders; `--locations` prefixes each issue line with
-`file:line:col:` (1-based) for terminals and CI annotations; the JSON issue objects carry `range`
-(0-based, UTF-16 columns, LSP shape) after the spec's four keys.
+summary line. Our additions: several paths and folders, checked over every core when there are many
+(`check_files`), with a progress line on a terminal (`progress`); `--locations` prefixes each issue line
+with `file:line:col:` (1-based); the JSON issue objects carry `range` (0-based, UTF-16 columns, LSP
+shape) after the spec's four keys; `--format github` (workflow annotations) and `--format sarif`
+(SARIF 2.1.0) for CI. A named folder holding no document is reported and fails the run.
 """
 
 from __future__ import annotations
@@ -11,20 +13,22 @@ from __future__ import annotations
 import json
 import os
 import sys
-from pathlib import Path
 
 from grooph_core.cli.args import UsageError, parse_args
-from grooph_core.issues import Issue
-from grooph_core.kinds import kind_from_name
-from grooph_core.load import Loaded, NoSuchFile, read_document
-from grooph_core.validate import validate_value
+from grooph_core.cli.check_files import FileResult, check_all
+from grooph_core.cli.discover import find_documents, looked_for
+from grooph_core.cli.listing import listing_lines, print_listing  # noqa: F401 (print_listing: fmt_cmd imports it here)
+from grooph_core.cli.progress import Progress
 
-SYNOPSIS = "grooph validate <file|folder>... [--for-export] [--json] [--locations]"
+SYNOPSIS = ("grooph validate <file|folder>... [--for-export] [--json] [--locations] "
+            "[--format text|json|github|sarif] [--jobs <n>]")
 SUMMARY = "check graphs and maps; list issues; exit 1 on errors"
 HELP = """
 Checks each graph (*.grooph.json) and operation map (*.grooph-map.json) named, and every such file
-under a named folder. Prints one line per issue (errors on stderr, warnings on stdout) and a summary
-line per file; for a map, first its shape line and after the issues what waits on a person.
+under a named folder (`grooph validate .` checks a whole repository; .git is not entered). Prints one
+line per issue (errors on stderr, warnings on stdout) and a summary line per file; for a map, first its
+shape line and after the issues what waits on a person. Many files are checked on every core, and the
+output is the same, in the same order, as one by one. At a terminal a progress line shows on stderr.
 
 Flags:
   --for-export, --complete   also apply the export-only rules (E_NO_TARGET, E_NO_GOAL, E_IS_TEMPLATE,
@@ -32,106 +36,24 @@ Flags:
   --json                     print the report as JSON (an object for one file, a list for several);
                              each issue also carries its "range" (0-based line and UTF-16 character)
   --locations                start each issue line with file:line:col: (1-based)
+  --format <f>               text (the default), json (as --json), github (GitHub Actions annotations:
+                             ::error file=...,line=...,col=...::message, and ::warning), or sarif (a
+                             SARIF 2.1.0 log on stdout for code-scanning tools)
+  --jobs <n>                 check with n processes (1: one by one); by default every core once there
+                             are enough files for it to pay
 
-Exit status: 1 when any file has an error (or cannot be read), else 0. Warnings alone exit 0.
+Exit status: 1 when any file has an error, cannot be read, or a named folder holds no document;
+else 0. Warnings alone exit 0.
 
 Examples:
   grooph validate review.grooph.json
   grooph validate --json --for-export draft.grooph.json
   grooph validate fixtures/valid fixtures/maps/valid
+  grooph validate . --format github           # in a GitHub Actions step
+  grooph validate . --format sarif > grooph.sarif
 """
 
-DOC_SUFFIXES = (".grooph.json", ".grooph-map.json")
-
-
-def _expand(paths: list[str]) -> list[tuple[str, bool]]:
-    """Each path as typed, folders replaced by their grooph files (sorted); (path, exists)."""
-    out: list[tuple[str, bool]] = []
-    for p in paths:
-        if os.path.isdir(p):
-            found = []
-            for root, dirs, files in os.walk(p):
-                dirs.sort()
-                for f in sorted(files):
-                    if f.lower().endswith(DOC_SUFFIXES):
-                        found.append(os.path.join(root, f))
-            out.extend((f, True) for f in found)
-        else:
-            out.append((p, os.path.isfile(p)))
-    return out
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
-
-
-def summary_line(subject: str, issues: list[Issue]) -> str:
-    """cli.md §0.5 summary line."""
-    if not issues:
-        return f"{subject}: no issues"
-    e = sum(1 for i in issues if i.severity == "error")
-    w = len(issues) - e
-    return f"{subject}: {_plural(e, 'error')}, {_plural(w, 'warning')}"
-
-
-def print_listing(subject: str, issues: list[Issue], locations: list[str] | None = None) -> None:
-    """cli.md §0.5: errors to stderr, warnings to stdout, then the summary line."""
-    for n, issue in enumerate(issues):
-        line = issue.line()
-        if locations is not None:
-            line = f"{locations[n]}: {line}"
-        (sys.stderr if issue.severity == "error" else sys.stdout).write(line + "\n")
-    has_error = any(i.severity == "error" for i in issues)
-    (sys.stderr if has_error else sys.stdout).write(summary_line(subject, issues) + "\n")
-
-
-def _ranges(doc: Loaded, issues: list[Issue]) -> list[dict]:
-    """LSP-shaped ranges (0-based, UTF-16) for each issue, from the tolerant source map."""
-    if doc.text is None:
-        zero = {"line": 0, "character": 0}
-        return [{"start": zero, "end": zero} for _ in issues]
-    from grooph_core.analysis import issue_span
-    from grooph_core.line_index import LineIndex
-    from grooph_core.source import parse
-
-    parsed = parse(doc.text)
-    lines = LineIndex(doc.text)
-    out = []
-    syntax = next((p for p in parsed.problems if p.code == "E_SYNTAX"), None)
-    for issue in issues:
-        if doc.error is not None and syntax is not None:
-            s, e = issue_span(parsed, syntax)
-        else:
-            s, e = issue_span(parsed, issue)
-        (sl, sc), (el, ec) = lines.position(s), lines.position(e)
-        out.append({"start": {"line": sl, "character": sc}, "end": {"line": el, "character": ec}})
-    return out
-
-
-def check_file(path: str, *, export: bool) -> tuple[Loaded, list[Issue], dict]:
-    """Validate one file; returns the loaded document, its issues and the extra report fields."""
-    doc = read_document(path)
-    extra: dict = {}
-    if doc.error is not None:
-        return doc, [doc.error], extra
-    value = doc.value
-    if isinstance(value, dict) and "groophProposals" in value and "groophMap" not in value:
-        extra["proposal"] = True
-        return doc, [], extra
-    if doc.kind == "map":
-        from grooph_core.rules.map import file_graph_resolver
-
-        issues = validate_value(value, "map", resolver=file_graph_resolver(path))
-        if not any(i.code == "E_SCHEMA" for i in issues):
-            from grooph_core.rules.map.by_hand import by_hand, by_hand_lines
-            from grooph_core.rules.map.shape import map_shape, shape_line
-
-            extra["byHand"] = by_hand(value)
-            extra["byHandLines"] = by_hand_lines(value)
-            extra["shapeLine"] = f"{value.get('id')}: {shape_line(map_shape(value))}"
-        return doc, issues, extra
-    return doc, validate_value(value, "graph", export=export), extra
-
+FORMATS = ("text", "json", "github", "sarif")
 
 PROPOSAL_MESSAGE = (
     "{file} is a proposal set, not a graph document, so validate does not check it; "
@@ -140,68 +62,212 @@ PROPOSAL_MESSAGE = (
 )
 
 
-def _report(path: str, doc: Loaded, issues: list[Issue], extra: dict) -> dict:
-    if extra.get("proposal"):
-        return {"file": path, "ok": False, "kind": "proposal-set",
-                "message": PROPOSAL_MESSAGE.format(file=path), "issues": []}
-    ranges = _ranges(doc, issues)
+def no_document_message(folder: str) -> str:
+    """A named folder in which no document was found: said, so that checking nothing never reads as
+    "no issues"."""
+    return f"no grooph document in {folder} (looked for {looked_for()} in it and its subfolders)"
+
+
+def lsp_range(rng) -> dict:
+    (sl, sc), (el, ec) = rng
+    return {"start": {"line": sl, "character": sc}, "end": {"line": el, "character": ec}}
+
+
+def _report(r: FileResult) -> dict:
+    """The JSON report of one checked file (cli.md §2.1, plus `kind` and each issue's `range`)."""
+    if r.proposal:
+        return {"file": r.path, "ok": False, "kind": "proposal-set",
+                "message": PROPOSAL_MESSAGE.format(file=r.path), "issues": []}
     report: dict = {
-        "file": path,
-        "ok": not any(i.severity == "error" for i in issues),
-        "kind": doc.kind,
-        "issues": [dict(i.to_json(), range=r) for i, r in zip(issues, ranges)],
+        "file": r.path,
+        "ok": not r.has_error,
+        "kind": r.kind,
+        "issues": [dict(i.to_json(), range=lsp_range(g)) for i, g in zip(r.issues, r.ranges or ())],
     }
-    if "byHand" in extra:
-        report["byHand"] = extra["byHand"]
+    if "byHand" in r.extra:
+        report["byHand"] = r.extra["byHand"]
     return report
+
+
+class TextOutput:
+    """The listing of cli.md §0.5 per file, printed as each result arrives."""
+
+    def __init__(self, progress: Progress, locations: bool):
+        self.progress, self.locations = progress, locations
+
+    def _put(self, stream: str, line: str) -> None:
+        self.progress.write(sys.stderr if stream == "err" else sys.stdout, line + "\n")
+
+    def missing(self, r: FileResult) -> None:
+        self._put("err", f"grooph: no such file: {r.path}")
+
+    def empty(self, folder: str) -> None:
+        self._put("err", "grooph: " + no_document_message(folder))
+
+    def checked(self, r: FileResult) -> None:
+        if r.proposal:
+            self._put("err", PROPOSAL_MESSAGE.format(file=r.path))
+            return
+        if "shapeLine" in r.extra:
+            self._put("out", r.extra["shapeLine"])
+        locations = None
+        if self.locations:
+            locations = [f"{r.path}:{sl + 1}:{sc + 1}" for (sl, sc), _ in r.ranges or ()]
+        for stream, line in listing_lines(r.path, r.issues, locations):
+            self._put(stream, line)
+        for line in r.extra.get("byHandLines", []):
+            self._put("out", line)
+
+    def finish(self) -> None:
+        pass
+
+
+class JsonOutput:
+    """One JSON value on stdout at the end: an object for one named file, else a list."""
+
+    def __init__(self, progress: Progress, single: bool):
+        self.progress, self.single, self.reports = progress, single, []
+
+    def missing(self, r: FileResult) -> None:
+        self.progress.write(sys.stderr, f"grooph: no such file: {r.path}\n")
+        # every named file gets a record, so the report keeps its shape
+        self.reports.append({"file": r.path, "ok": False, "kind": r.kind, "issues": [], "error": "no such file"})
+
+    def empty(self, folder: str) -> None:
+        self.progress.write(sys.stderr, "grooph: " + no_document_message(folder) + "\n")
+
+    def checked(self, r: FileResult) -> None:
+        self.reports.append(_report(r))
+
+    def finish(self) -> None:
+        out = self.reports[0] if self.single and len(self.reports) == 1 else self.reports
+        self.progress.write(sys.stdout, json.dumps(out, indent=2, ensure_ascii=False) + "\n")
+
+
+class GithubOutput:
+    """GitHub Actions annotations on stdout, one per issue, then a plain summary line."""
+
+    def __init__(self, progress: Progress):
+        from grooph_core.cli import github_format
+
+        self.gh, self.progress = github_format, progress
+        self.files = self.errors = self.warnings = 0
+
+    def _put(self, line: str) -> None:
+        self.progress.write(sys.stdout, line + "\n")
+
+    def missing(self, r: FileResult) -> None:
+        self.progress.write(sys.stderr, f"grooph: no such file: {r.path}\n")
+        self._put(self.gh.notice(f"no such file: {r.path}"))
+
+    def empty(self, folder: str) -> None:
+        self.progress.write(sys.stderr, "grooph: " + no_document_message(folder) + "\n")
+        self._put(self.gh.notice(no_document_message(folder)))
+
+    def checked(self, r: FileResult) -> None:
+        if r.proposal:
+            self._put(self.gh.notice(PROPOSAL_MESSAGE.format(file=r.path), r.path))
+            return
+        self.files += 1
+        self.errors += sum(1 for i in r.issues if i.severity == "error")
+        self.warnings += sum(1 for i in r.issues if i.severity != "error")
+        for line in self.gh.annotations(r):
+            self._put(line)
+
+    def finish(self) -> None:
+        self._put(self.gh.summary(self.files, self.errors, self.warnings))
+
+
+class SarifOutput:
+    """One SARIF 2.1.0 log on stdout at the end."""
+
+    def __init__(self, progress: Progress):
+        from grooph_core.cli import sarif
+
+        self.sarif, self.progress = sarif, progress
+        self.results: list[dict] = []
+        self.notifications: list[dict] = []
+
+    def missing(self, r: FileResult) -> None:
+        self.progress.write(sys.stderr, f"grooph: no such file: {r.path}\n")
+        self.notifications.append(self.sarif.notification(f"no such file: {r.path}"))
+
+    def empty(self, folder: str) -> None:
+        self.progress.write(sys.stderr, "grooph: " + no_document_message(folder) + "\n")
+        self.notifications.append(self.sarif.notification(no_document_message(folder)))
+
+    def checked(self, r: FileResult) -> None:
+        if r.proposal:
+            self.notifications.append(self.sarif.notification(PROPOSAL_MESSAGE.format(file=r.path), r.path))
+            return
+        self.results.extend(self.sarif.results(r))
+
+    def finish(self) -> None:
+        log = self.sarif.sarif_log(self.results, self.notifications)
+        self.progress.write(sys.stdout, json.dumps(log, indent=2, ensure_ascii=False) + "\n")
+
+
+def _options(argv: list[str]):
+    """(args, format, jobs) or a UsageError."""
+    args = parse_args(argv, booleans=("for-export", "json", "locations"), valued=("format", "jobs"),
+                      aliases={"complete": "for-export"})
+    if not args.positionals:
+        raise UsageError("a file or folder to check is required")
+    fmt = args.flags.get("format", "text")
+    if fmt not in FORMATS:
+        raise UsageError(f'unknown format "{fmt}": use {", ".join(FORMATS[:-1])} or {FORMATS[-1]}')
+    if args.flags.get("json"):
+        if "format" in args.flags and fmt != "json":
+            raise UsageError(f"--json and --format {fmt} ask for two different outputs: give one")
+        fmt = "json"
+    if args.flags.get("locations") and fmt != "text":
+        raise UsageError(f"--locations changes the text listing only; --format {fmt} carries its own locations")
+    jobs = None
+    if "jobs" in args.flags:
+        raw = str(args.flags["jobs"])
+        if not raw.isdigit() or int(raw) < 1:
+            raise UsageError(f'--jobs needs a whole number of processes, at least 1 (got "{raw}")')
+        jobs = int(raw)
+    return args, fmt, jobs
 
 
 def run(argv: list[str]) -> int:
     from grooph_core.cli import usage_error
 
     try:
-        args = parse_args(argv, booleans=("for-export", "json", "locations"), aliases={"complete": "for-export"})
+        args, fmt, jobs = _options(argv)
     except UsageError as e:
         return usage_error("validate", str(e))
-    if not args.positionals:
-        return usage_error("validate", "a file or folder to check is required")
-    export = bool(args.flags.get("for-export"))
-    as_json = bool(args.flags.get("json"))
+    locations = bool(args.flags.get("locations"))
+    named = find_documents(args.positionals)
+    files = [n for n in named if not n.empty_folder]
+    progress = Progress(len(files))
+    if fmt == "text":
+        output = TextOutput(progress, locations)
+    elif fmt == "json":
+        output = JsonOutput(progress, single=len(args.positionals) == 1 and not os.path.isdir(args.positionals[0]))
+    elif fmt == "github":
+        output = GithubOutput(progress)
+    else:
+        output = SarifOutput(progress)
+    results = check_all(files, export=bool(args.flags.get("for-export")), want_ranges=fmt != "text" or locations,
+                        jobs=jobs, on_result=progress.update)
     failed = False
-    reports: list[dict] = []
-    for path, exists in _expand(args.positionals):
-        try:
-            if not exists:
-                raise NoSuchFile(path)
-            doc, issues, extra = check_file(path, export=export)
-        except NoSuchFile:
-            sys.stderr.write(f"grooph: no such file: {path}\n")
-            failed = True
-            if as_json:  # every named file gets a record, so the report keeps its shape
-                reports.append({"file": path, "ok": False, "kind": kind_from_name(path) or "graph",
-                                "issues": [], "error": "no such file"})
-            continue
-        if extra.get("proposal"):
-            failed = True
-            if not as_json:
-                sys.stderr.write(PROPOSAL_MESSAGE.format(file=path) + "\n")
-            reports.append(_report(path, doc, issues, extra))
-            continue
-        if any(i.severity == "error" for i in issues):
-            failed = True
-        if as_json:
-            reports.append(_report(path, doc, issues, extra))
-            continue
-        if "shapeLine" in extra:
-            sys.stdout.write(extra["shapeLine"] + "\n")
-        locations = None
-        if args.flags.get("locations"):
-            locations = [f"{path}:{r['start']['line'] + 1}:{r['start']['character'] + 1}" for r in _ranges(doc, issues)]
-        print_listing(path, issues, locations)
-        for line in extra.get("byHandLines", []):
-            sys.stdout.write(line + "\n")
-    if as_json:
-        single = len(args.positionals) == 1 and not os.path.isdir(args.positionals[0])
-        out = reports[0] if single and len(reports) == 1 else reports
-        sys.stdout.write(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
+    try:
+        for n in named:
+            if n.empty_folder:
+                output.empty(n.path)
+                failed = True
+                continue
+            r = next(results)
+            if r.missing:
+                output.missing(r)
+                failed = True
+                continue
+            failed = failed or r.has_error or r.proposal
+            output.checked(r)
+    finally:
+        results.close()
+        progress.clear()
+    output.finish()
     return 1 if failed else 0

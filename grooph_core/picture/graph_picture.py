@@ -311,7 +311,8 @@ def render_graph(doc: dict, theme: Theme, width: float = 400, open_groups=()) ->
 
     # §7.5 edges
     next_lines, margin_lines = [], {"left": [], "right": []}
-    labels = []
+    # the label layer is written next-edge pills first, then left, then right (§7.5), each in edge order
+    labels: dict[str, list[str]] = {"next": [], "left": [], "right": []}
     twins: dict[tuple[str, str], list[int]] = {}
     for j, e in enumerate(edges):
         if routes[j] == "next":
@@ -337,7 +338,7 @@ def render_graph(doc: dict, theme: Theme, width: float = 400, open_groups=()) ->
                               + pen.shape(f"M{pt(x, y2 - 0.5)} l-3.6,-6.5 h7.2 z", colour) + "</g>")
             if label:
                 lw = text_width(label, 9.5, "bold") + 10.5
-                labels.append(pen.pill(x - lw / 2, (y1 + y2) / 2 + 3.2, 9.5, label, fill="bg", ink=colour,
+                labels["next"].append(pen.pill(x - lw / 2, (y1 + y2) / 2 + 3.2, 9.5, label, fill="bg", ink=colour,
                                        stroke=colour))
             continue
         side = routes[j]
@@ -356,7 +357,7 @@ def render_graph(doc: dict, theme: Theme, width: float = 400, open_groups=()) ->
             lw = text_width(label, 9, "bold") + 9
             cy = _label_y(x, y1, y2, lw, placed_labels[side])
             placed_labels[side].append((x, cy, lw))
-            labels.append(f'<g transform="rotate(-90 {fmt(x)} {fmt(cy)})">'
+            labels[side].append(f'<g transform="rotate(-90 {fmt(x)} {fmt(cy)})">'
                           + pen.rect(x - lw / 2, cy - 6.5, lw, 13, fill="bg", stroke=colour, rx=6.5)
                           + pen.text(x, cy + 3.2, 9, label, colour, bold=True, anchor="middle") + "</g>")
 
@@ -394,7 +395,8 @@ def render_graph(doc: dict, theme: Theme, width: float = 400, open_groups=()) ->
             loop_markup.append(f'<g data-loop="{attr(lp.get("id", ""))}">' + "".join(parts) + "</g>")
 
     body = (head + "".join(bands) + "".join(underlay) + "".join(next_lines) + "".join(margin_lines["left"])
-            + "".join(margin_lines["right"]) + "".join(card_markup) + "".join(overlay) + "".join(labels)
+            + "".join(margin_lines["right"]) + "".join(card_markup) + "".join(overlay)
+            + "".join(labels["next"]) + "".join(labels["left"]) + "".join(labels["right"])
             + "".join(loop_markup))
     return frame("graph", W, y + 6, title_of(doc), theme, body)
 

@@ -300,7 +300,10 @@ def draw_person(pen: Pen, c: PersonCard, x: float, y: float, h: float | None = N
 # ---------------------------------------------------------------- a lane's heading (§2.6)
 
 def lane_heading(pen: Pen, lane: dict, x: float, w: float, y: float, more: int) -> tuple[str, float]:
-    """The lane's place pill, name and `machine · account` lines; returns markup and the first card's y."""
+    """The lane's place pill, name and `machine · account` lines; returns markup and the first card's y.
+
+    Element order (§2.6): the name's first line, the pill (rect, word), the further name lines, then
+    the machine · account lines."""
     hw = w - 2
     out = []
     place = lane.get("place") if lane.get("place") in ("local", "cloud") else None
@@ -309,14 +312,14 @@ def lane_heading(pen: Pen, lane: dict, x: float, w: float, y: float, more: int) 
     def line_w(i: int) -> float:
         return hw - (pw + 8) if place and (i == 0 or more == 0) else hw
 
-    names = wrap(meaning.name_or_id(lane), line_w, 12.5, 2 + more, "bold")
-    first = y
+    names = wrap(meaning.name_or_id(lane), line_w, 12.5, 2 + more, "bold")  # at least one line
+    pill = pen.pill(x + w - pw, y - 0.5, 9.5, place, fill="surface", ink="ink-2", stroke="line-strong") if place else ""
     for i, line in enumerate(names):
         if i:
             y += 15
         out.append(pen.text(x + 2, y, 12.5, line, "ink", bold=True))
-    if place:
-        out.append(pen.pill(x + w - pw, first - 0.5, 9.5, place, fill="surface", ink="ink-2", stroke="line-strong"))
+        if place and i == 0:
+            out.append(pill)
     machine = lane.get("machine") if isinstance(lane.get("machine"), str) else ""
     account = lane.get("account") if isinstance(lane.get("account"), str) else ""
     for line in wrap(f"{machine} \u00b7 {account}", hw, 10.5, 3 + more):

@@ -90,7 +90,8 @@ def render_sequence(model: MapModel, theme: Theme, width: float | None = None) -
                      anchor="middle")
             for j, line in enumerate(lines))
         heads.append(f'<g data-{kind}="{attr(cid)}">' + rect + texts + "</g>")
-    heads.append(pen.text(words_x, head_top + head_h / 2 + 3.5, 10, "Carried by, and what is handed", "ink-3"))
+    # placed as §5.2 says, written first in the body (§5.4)
+    words_head = pen.text(words_x, head_top + head_h / 2 + 3.5, 10, "Carried by, and what is handed", "ink-3")
 
     # §5.3 rows
     y = head_top + head_h + 8
@@ -143,5 +144,5 @@ def render_sequence(model: MapModel, theme: Theme, width: float | None = None) -
         boxes.append(opener + rect + names + "</g>")
     lifelines = [f'<path d="M{pt(centre[cid], head_top + head_h)} V{fmt(bottom - 6)}" stroke-width="1" '
                  f'style="stroke:{theme("line-strong")}"/>' for _, cid, _ in columns]
-    body = head + "".join(note) + "".join(boxes) + "".join(rules) + "".join(lifelines) + "".join(heads) + "".join(rows)
+    body = head + "".join(note) + words_head + "".join(boxes) + "".join(rules) + "".join(lifelines) + "".join(heads) + "".join(rows)
     return frame("sequence", W, bottom + 12, title_of(doc), theme, body)

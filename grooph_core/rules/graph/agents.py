@@ -33,14 +33,15 @@ def output_not_writable_issues(doc: dict, index: GraphIndex) -> list[Issue]:
 
 
 def person_fields_not_read_issues(doc: dict, index: GraphIndex) -> list[Issue]:
-    """One warning per person's step that sets any of `model`, `effort`, `skills`, `allow`, `deny`.
+    """One warning per person's step that sets any of `model`, `effort`, `skills`, `allow`, `deny`;
+    a field holding an empty list sets nothing and is not named (graph.md §5, as the newest reference).
 
     Pointers: each listed field's key. `data`: `node`, `fields` (in the order above)."""
     out = []
     for i, n in enumerate(index.nodes):
         if not is_person_step(n):
             continue
-        fields = [f for f in AGENT_ONLY_FIELDS if f in n]
+        fields = [f for f in AGENT_ONLY_FIELDS if f in n and n[f] != []]
         if not fields:
             continue
         nid = str_id(n) or ""

@@ -805,7 +805,7 @@ def test_output_not_writable_exemptions_and_pointer():
 
 
 def test_person_fields_listed_in_spec_order_as_keys():
-    p = agent("p", "builder", by="person", skills=["pdf"], deny=["web"], allow=[], effort="low", model={"tier": "fast"})
+    p = agent("p", "builder", by="person", skills=["pdf"], deny=["web"], allow=["read-files"], effort="low", model={"tier": "fast"})
     [issue] = only(G(nodes=[p, END], edges=[edge("e1", "p", "end")], loops=[]), "W_PERSON_FIELDS_NOT_READ")
     assert issue.data["fields"] == ["model", "effort", "skills", "allow", "deny"] and issue.on_key
     assert "model, effort, skills, allow, deny" in issue.message and "they are ignored" in issue.message
