@@ -57,7 +57,8 @@ def nothing_written_into_home(tmp_path_factory: pytest.TempPathFactory):
     found = home_guard.changes(before, home_guard.snapshot(home))
     if found:
         pytest.fail(f"the test session wrote into the user's home ({home}); tests must use tmp_path or "
-                    "the session's XDG folders:\n  " + "\n  ".join(found[:40]), pytrace=False)
+                    "the session's XDG folders (a program running beside the tests may have written there "
+                    "too):\n  " + "\n  ".join(found[:40]), pytrace=False)
 
 
 @pytest.fixture

@@ -233,6 +233,104 @@ function scenarios.preview_command(bufnr)
   step('filetype', vim.bo[bufnr].filetype)
 end
 
+--- The options that decide the bytes :write puts on disk.
+local function file_options(bufnr)
+  local bo = vim.bo[bufnr]
+  return { eol = bo.eol, fixeol = bo.fixeol, fileformat = bo.fileformat, bomb = bo.bomb, fileencoding = bo.fileencoding }
+end
+
+--- The diagnostics a user sees in the buffer (every namespace: the server's and the plugin's own).
+local function shown_diagnostics(bufnr)
+  local out = {}
+  for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+    local code = d.code or (d.user_data and d.user_data.lsp and d.user_data.lsp.code)
+    table.insert(out, { lnum = d.lnum, col = d.col, severity = d.severity, message = d.message, source = d.source or vim.NIL, code = code or vim.NIL })
+  end
+  return out
+end
+
+local function format_request(client, bufnr)
+  local response
+  vim.api.nvim_buf_call(bufnr, function()
+    response = client.request_sync('textDocument/formatting', vim.lsp.util.make_formatting_params({}), TIMEOUT, bufnr)
+  end)
+  return response and response.result
+end
+
+--- :write with format on save; what is on disk, and whether the server's copy agrees with the buffer
+--- (formatting again must change nothing).
+function scenarios.save(bufnr, uri)
+  local client = client_of(bufnr)
+  step('attached', client ~= nil)
+  wait_diagnostics(uri, 0)
+  step('before', file_options(bufnr))
+  step('shown_before', shown_diagnostics(bufnr))
+  local notes = #result.notifications
+  vim.cmd('silent write')
+  step('after', file_options(bufnr))
+  step('saved_file', read_file(plan.file))
+  local said = {}
+  for i = notes + 1, #result.notifications do
+    table.insert(said, result.notifications[i].message)
+  end
+  step('said_on_save', said)
+  step('format_again', client and format_request(client, bufnr) or vim.NIL)
+  step('shown_after', shown_diagnostics(bufnr))
+  vim.cmd('silent write')
+  step('saved_again', read_file(plan.file))
+end
+
+--- A quick fix chosen by its title (plan.fix_title); where the cursor is afterwards.
+function scenarios.fill_in(bufnr, uri)
+  local client = client_of(bufnr)
+  step('attached', client ~= nil)
+  local first = wait_diagnostics(uri, 0, function(d)
+    return has_code(d, plan.code) ~= nil
+  end)
+  step('opened', first and first.diagnostics or vim.NIL)
+  if not first then
+    return
+  end
+  local diagnostic = has_code(first.diagnostics, plan.code)
+  cursor_to(bufnr, diagnostic.range.start)
+  local offered = {}
+  local original_select = vim.ui.select
+  vim.ui.select = function(items, _, on_choice)
+    local pick
+    for _, item in ipairs(items) do
+      local action = item.action or item[2]
+      table.insert(offered, action.title)
+      if pick == nil and action.title == plan.fix_title then
+        pick = item
+      end
+    end
+    on_choice(pick)
+  end
+  local tick = vim.api.nvim_buf_get_changedtick(bufnr)
+  local start_cursor = vim.api.nvim_win_get_cursor(0)
+  local context = { diagnostics = { diagnostic }, only = { 'quickfix' } }
+  if vim.fn.has('nvim-0.8') == 1 then
+    vim.lsp.buf.code_action({ context = context })
+  else
+    vim.lsp.buf.code_action(context)
+  end
+  -- The edit comes first; then the fix's command moves the cursor (window/showDocument).
+  vim.wait(TIMEOUT, function()
+    if vim.api.nvim_buf_get_changedtick(bufnr) == tick then
+      return false
+    end
+    local c = vim.api.nvim_win_get_cursor(0)
+    return c[1] ~= start_cursor[1] or c[2] ~= start_cursor[2]
+  end, 20)
+  vim.wait(300)  -- a late second move would show here
+  vim.ui.select = original_select
+  step('offered', offered)
+  local cursor = vim.api.nvim_win_get_cursor(0)
+  step('cursor', { line = cursor[1] - 1, col = cursor[2] })
+  step('cursor_line', vim.api.nvim_get_current_line())
+  step('buffer', buffer_text(bufnr))
+end
+
 -- plan.pretend_below = '0.11' makes the plugin take its 0.8-0.10 branch (vim.lsp.start) on a newer
 -- Neovim, so that branch is exercised where only a newer build is at hand.
 if plan.pretend_below and plan.pretend_below ~= vim.NIL then
