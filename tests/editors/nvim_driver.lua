@@ -331,6 +331,55 @@ function scenarios.fill_in(bufnr, uri)
   step('buffer', buffer_text(bufnr))
 end
 
+--- <C-x><C-o> in insert mode at plan.at ({line, col}, 0-based bytes), as a user types it; the menu
+--- Neovim shows, then <C-y> on the first item and <Esc>. Asynchronous: keys are typed once the script
+--- returns to Neovim's main loop, and the scenario finishes from a timer.
+function scenarios.complete(bufnr, uri)
+  local client = client_of(bufnr)
+  step('attached', client ~= nil)
+  wait_diagnostics(uri, 0)
+  step('omnifunc', vim.bo[bufnr].omnifunc)
+  vim.api.nvim_win_set_cursor(0, { plan.at[1] + 1, plan.at[2] })
+  local keys = function(k)
+    vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(k, true, false, true), 'n', false)
+  end
+  keys((plan.insert_key or 'i') .. '<C-x><C-o>')
+  local started = vim.loop.now()
+  local phase = 'menu'
+  local timer = vim.loop.new_timer()
+  timer:start(50, 30, vim.schedule_wrap(function()
+    local ok, err = pcall(function()
+      if phase == 'menu' then
+        local info = vim.fn.complete_info({ 'items', 'mode' })
+        if #info.items > 0 or vim.loop.now() - started > TIMEOUT then
+          local words = {}
+          for _, item in ipairs(info.items) do
+            table.insert(words, { word = item.word, abbr = item.abbr })
+          end
+          step('menu', words)
+          phase = 'accept'
+          started = vim.loop.now()
+          keys('<C-y><Esc>')
+        end
+      elseif phase == 'accept' and vim.fn.mode() == 'n' then
+        if vim.loop.now() - started > 500 then  -- CompleteDone's own edits, if any, are in by now
+          phase = 'done'
+          timer:stop()
+          step('line', vim.api.nvim_get_current_line())
+          step('buffer', buffer_text(bufnr))
+          finish()
+        end
+      end
+    end)
+    if not ok then
+      timer:stop()
+      result.error = tostring(err)
+      finish()
+    end
+  end))
+  return 'async'
+end
+
 -- plan.pretend_below = '0.11' makes the plugin take its 0.8-0.10 branch (vim.lsp.start) on a newer
 -- Neovim, so that branch is exercised where only a newer build is at hand.
 if plan.pretend_below and plan.pretend_below ~= vim.NIL then
@@ -355,9 +404,11 @@ local ok, err = xpcall(function()
   local bufnr = vim.api.nvim_get_current_buf()
   local uri = vim.uri_from_bufnr(bufnr)
   step('uri', uri)
-  scenarios[plan.scenario](bufnr, uri)
+  return scenarios[plan.scenario](bufnr, uri)
 end, debug.traceback)
 if not ok then
   result.error = err
+  finish()
+elseif err ~= 'async' then
+  finish()
 end
-finish()

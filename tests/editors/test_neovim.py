@@ -421,3 +421,54 @@ def test_fill_in_quick_fix_puts_the_cursor_in_the_blank(tmp_path: Path):
     line, col = r["cursor_line"], r["cursor"]["col"]
     assert line.strip().startswith('"goal": ""'), line
     assert line[col - 1 : col + 1] == '""' and line.index('""') == col - 1, (line, col)
+
+
+def _completion_doc(tmp_path: Path) -> tuple[Path, str]:
+    doc = tmp_path / "review.grooph.json"
+    text = REVIEW_LOOP.read_text("utf-8")
+    doc.write_text(text, "utf-8")
+    return doc, text
+
+
+def _line_col(text: str, offset: int) -> list[int]:
+    line = text.count("\n", 0, offset)
+    return [line, len(text[text.rfind("\n", 0, offset) + 1 : offset].encode("utf-8"))]
+
+
+def test_completion_of_a_node_id_with_ctrl_x_ctrl_o(tmp_path: Path):
+    """<C-x><C-o> between the empty quotes of an edge's `to` offers the graph's node ids (the plugin
+    sets 'omnifunc' on 0.7, where Neovim does not), and accepting one leaves valid JSON."""
+    doc, text = _completion_doc(tmp_path)
+    start = text.index('"to": "') + len('"to": "')
+    end = text.index('"', start)
+    text = text[:start] + text[end:]
+    doc.write_text(text, "utf-8")
+    r = run_nvim(tmp_path, "complete", doc, at=_line_col(text, start))
+    assert r["omnifunc"] != "", r
+    ids = [n["id"] for n in json.loads(REVIEW_LOOP.read_text("utf-8"))["nodes"]]
+    assert [m["abbr"] for m in r["menu"]] == ids, r["menu"]
+    value = json.loads(r["buffer"])
+    assert value["edges"][0]["to"] == ids[0], r["line"]
+
+
+@pytest.mark.parametrize("where", ["between members", "after the last member"])
+def test_completion_of_a_key_on_a_new_line(tmp_path: Path, where: str):
+    """On a new line inside a node, <C-x><C-o> offers the node's keys; accepting one inserts the key
+    with an empty value and the comma JSON needs (after the last member: on the line before, an
+    additional edit of the server's), so the document stays valid JSON."""
+    doc, text = _completion_doc(tmp_path)
+    if where == "between members":
+        anchor = text.index('"name": "Plan",') + len('"name": "Plan",')
+    else:
+        anchor = text.index("\n    },")  # the end of the first node: its last member has no comma
+    indent = "      "
+    text = text[:anchor] + "\n" + indent + text[anchor:]
+    doc.write_text(text, "utf-8")
+    at = _line_col(text, anchor + 1 + len(indent))
+    r = run_nvim(tmp_path, "complete", doc, at=[at[0], at[1] - 1], insert_key="a")
+    assert r["menu"], r
+    first = r["menu"][0]["abbr"]
+    value = json.loads(r["buffer"])  # valid JSON after the insertion
+    node = value["nodes"][0]
+    assert first in node, (first, r["line"])
+    assert len(node) == len(json.loads(REVIEW_LOOP.read_text("utf-8"))["nodes"][0]) + 1

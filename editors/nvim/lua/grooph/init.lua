@@ -132,6 +132,14 @@ local function setup_filetype_options()
   })
 end
 
+--- client.request_sync, called as 0.11 wants it (a method) and as 0.7-0.10 have it.
+local function request_sync(client, method, params, timeout, bufnr)
+  if has('0.11') then
+    return client:request_sync(method, params, timeout, bufnr)
+  end
+  return client.request_sync(method, params, timeout, bufnr)
+end
+
 ---------------------------------------------------------------------------------------------------
 -- The bytes on disk: what Neovim keeps in options rather than in the text
 
@@ -202,14 +210,118 @@ local function canonical_file_options(bufnr)
 end
 
 ---------------------------------------------------------------------------------------------------
--- Format on save
+-- Completion with <C-x><C-o>
 
-local function request_sync(client, method, params, timeout, bufnr)
-  if has('0.11') then
-    return client:request_sync(method, params, timeout, bufnr)
+-- Neovim's vim.lsp.omnifunc (0.7-0.10) puts an item's text at the cursor: it ignores the range the
+-- server replaces (between the quotes of `"to": ""` that gave `""plan""`) and the comma the item adds
+-- elsewhere (additionalTextEdits). This 'omnifunc' lets Neovim show the menu, then applies the
+-- accepted item as the server wrote it.
+local completion_state = {}
+
+local function byte_col(line, character, encoding)
+  if encoding == 'utf-8' then
+    return math.min(character, #line)
   end
-  return client.request_sync(method, params, timeout, bufnr)
+  local ok, col = pcall(vim.str_byteindex, line, character, encoding == 'utf-16')
+  return ok and col or #line
 end
+
+function M.omnifunc(findstart, base)
+  local bufnr = vim.api.nvim_get_current_buf()
+  if findstart == 1 then
+    completion_state[bufnr] = nil
+    local client = M.client_for(bufnr)
+    if not client then
+      return -3
+    end
+    local encoding = client.offset_encoding or 'utf-16'
+    local cursor = vim.api.nvim_win_get_cursor(0)
+    local row, col = cursor[1] - 1, cursor[2]
+    local line = vim.api.nvim_get_current_line()
+    local params = vim.lsp.util.make_position_params(0, encoding)
+    local response = request_sync(client, 'textDocument/completion', params, M.config.format_timeout_ms, bufnr)
+    local result = response and response.result
+    local items = type(result) == 'table' and (result.items or result) or {}
+    local entries, start = {}, col
+    for _, item in ipairs(items) do
+      local edit = item.textEdit
+      local entry = { item = item, s = col, e = col, text = item.insertText or item.label }
+      if edit and edit.range and edit.range.start.line == row and edit.range['end'].line == row then
+        entry.s = byte_col(line, edit.range.start.character, encoding)
+        entry.e = byte_col(line, edit.range['end'].character, encoding)
+        entry.text = edit.newText
+      end
+      if entry.s <= col and entry.e >= col then
+        start = math.min(start, entry.s)
+        table.insert(entries, entry)
+      end
+    end
+    completion_state[bufnr] = { client_id = client.id, row = row, col = col, start = start, line = line, entries = entries }
+    return start
+  end
+  local state = completion_state[bufnr]
+  local words = {}
+  for i, entry in ipairs(state and state.entries or {}) do
+    local filter = entry.item.filterText or entry.item.label
+    if base == '' or vim.startswith(entry.text, base) or vim.startswith(filter, (base:gsub('^"', ''))) then
+      local doc = entry.item.documentation
+      table.insert(words, {
+        word = entry.text,
+        abbr = entry.item.label,
+        menu = entry.item.detail or '',
+        info = type(doc) == 'table' and doc.value or doc or '',
+        icase = 1,
+        dup = 1,
+        empty = 1,
+        user_data = 'grooph:' .. i,
+      })
+    end
+  end
+  return words
+end
+
+--- After an item of M.omnifunc is accepted: the line back as it was, then the server's edit and its
+--- additional edits (a comma) in the positions they were given for, and the cursor after the item.
+local function on_complete_done(bufnr)
+  local item = vim.v.completed_item
+  local state = completion_state[bufnr]
+  local index = type(item) == 'table' and type(item.user_data) == 'string' and tonumber(item.user_data:match('^grooph:(%d+)$'))
+  if not (state and index and state.entries[index]) then
+    return
+  end
+  completion_state[bufnr] = nil
+  local entry = state.entries[index]
+  local client = vim.lsp.get_client_by_id(state.client_id)
+  local line = vim.api.nvim_buf_get_lines(bufnr, state.row, state.row + 1, false)[1] or ''
+  local typed = entry.text
+  if line:sub(state.start + 1, state.start + #typed) ~= typed then
+    return -- the line is not what accepting the item gave: leave it to the user
+  end
+  vim.api.nvim_buf_set_text(bufnr, state.row, state.start, state.row, state.start + #typed,
+    { state.line:sub(state.start + 1, state.col) })
+  local encoding = client and client.offset_encoding or 'utf-16'
+  local edits = {}
+  if entry.item.textEdit then
+    table.insert(edits, entry.item.textEdit)
+  else
+    table.insert(edits, { range = {
+      start = { line = state.row, character = vim.str_utfindex(state.line, state.col) },
+      ['end'] = { line = state.row, character = vim.str_utfindex(state.line, state.col) },
+    }, newText = entry.text })
+  end
+  vim.list_extend(edits, entry.item.additionalTextEdits or {})
+  local mark_ns = vim.api.nvim_create_namespace('grooph.complete')
+  local mark = vim.api.nvim_buf_set_extmark(bufnr, mark_ns, state.row, entry.e, {})
+  vim.lsp.util.apply_text_edits(edits, bufnr, encoding)
+  local pos = vim.api.nvim_buf_get_extmark_by_id(bufnr, mark_ns, mark, {})
+  vim.api.nvim_buf_del_extmark(bufnr, mark_ns, mark)
+  if pos and pos[1] and vim.api.nvim_get_current_buf() == bufnr then
+    vim.api.nvim_win_set_cursor(0, { pos[1] + 1, pos[2] })
+  end
+end
+
+---------------------------------------------------------------------------------------------------
+-- Format on save
 
 --- Formats a buffer with the grooph server only (other servers attached to it are not asked), and
 --- makes the file's bytes canonical: UTF-8, LF, one final newline, no byte-order mark. Returns true
@@ -262,6 +374,15 @@ local function enable_format_on_save(client, bufnr)
       M.check_file(bufnr)
     end,
   })
+  vim.api.nvim_create_autocmd('CompleteDone', {
+    group = augroup,
+    buffer = bufnr,
+    callback = function()
+      vim.schedule(function()
+        on_complete_done(bufnr)
+      end)
+    end,
+  })
   vim.api.nvim_create_autocmd('OptionSet', {
     group = augroup,
     pattern = { 'bomb', 'fileencoding' },
@@ -276,9 +397,9 @@ end
 local function on_attach(client, bufnr)
   enable_format_on_save(client, bufnr)
   M.check_file(bufnr)
-  -- Completion with <C-x><C-o> (0.10+ sets this itself; nvim-cmp users need nothing here).
-  if vim.bo[bufnr].omnifunc == '' then
-    vim.bo[bufnr].omnifunc = 'v:lua.vim.lsp.omnifunc'
+  -- Completion with <C-x><C-o> (M.omnifunc); nvim-cmp users need nothing here.
+  if vim.bo[bufnr].omnifunc == '' or vim.bo[bufnr].omnifunc == 'v:lua.vim.lsp.omnifunc' then
+    vim.bo[bufnr].omnifunc = "v:lua.require'grooph'.omnifunc"
   end
   if type(M.config.on_attach) == 'function' then
     M.config.on_attach(client, bufnr)
