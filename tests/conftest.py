@@ -32,10 +32,9 @@ def sidecar(path: Path) -> dict | None:
     return json.loads(side.read_text("utf-8")) if side.exists() else None
 
 
-# Where programs the tests start put caches, data and state (the server's previews, Neovim's log,
-# pip's cache): a temp folder for the session, never the user's home. XDG_CONFIG_HOME is left alone
-# (tests that start an editor give it an empty config of its own).
-SESSION_XDG = ("XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME")
+# Where programs the tests start put caches, data, state and settings (the server's previews, Neovim's
+# log, pip's cache, a browser's profile): a temp folder for the session, never the user's home.
+SESSION_XDG = ("XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME")
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -45,9 +44,12 @@ def nothing_written_into_home(tmp_path_factory: pytest.TempPathFactory):
     home = Path.home()
     before = home_guard.snapshot(home)
     base = tmp_path_factory.mktemp("xdg")
-    saved = {name: os.environ.get(name) for name in SESSION_XDG}
+    saved = {name: os.environ.get(name) for name in (*SESSION_XDG, "PIP_CONFIG_FILE")}
+    user_pip_config = Path(os.environ.get("XDG_CONFIG_HOME") or home / ".config") / "pip" / "pip.conf"
     for name in SESSION_XDG:
         os.environ[name] = str(base / name.lower())
+    if user_pip_config.is_file() and not saved["PIP_CONFIG_FILE"]:
+        os.environ["PIP_CONFIG_FILE"] = str(user_pip_config)  # pip still reads where packages come from
     yield base
     for name, value in saved.items():
         if value is None:

@@ -18,7 +18,7 @@ def test_programs_the_tests_start_cache_outside_home():
                          capture_output=True, text=True, timeout=60, check=True).stdout.strip()
     home = Path.home().resolve()
     assert home not in Path(out).resolve().parents, out
-    for name in ("XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"):
+    for name in ("XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME"):
         assert home not in Path(os.environ[name]).resolve().parents, (name, os.environ[name])
 
 

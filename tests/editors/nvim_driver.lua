@@ -252,7 +252,12 @@ end
 local function format_request(client, bufnr)
   local response
   vim.api.nvim_buf_call(bufnr, function()
-    response = client.request_sync('textDocument/formatting', vim.lsp.util.make_formatting_params({}), TIMEOUT, bufnr)
+    local params = vim.lsp.util.make_formatting_params({})
+    if vim.fn.has('nvim-0.11') == 1 then
+      response = client:request_sync('textDocument/formatting', params, TIMEOUT, bufnr)
+    else
+      response = client.request_sync('textDocument/formatting', params, TIMEOUT, bufnr)
+    end
   end)
   return response and response.result
 end
