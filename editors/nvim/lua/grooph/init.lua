@@ -256,7 +256,10 @@ function M.omnifunc(findstart, base)
         table.insert(entries, entry)
       end
     end
-    completion_state[bufnr] = { client_id = client.id, row = row, col = col, start = start, line = line, entries = entries }
+    completion_state[bufnr] = {
+      client_id = client.id, row = row, col = col, start = start, line = line, entries = entries,
+      position = params.position, -- the cursor in the client's encoding: where an item without a range goes
+    }
     return start
   end
   local state = completion_state[bufnr]
@@ -304,10 +307,7 @@ local function on_complete_done(bufnr)
   if entry.item.textEdit then
     table.insert(edits, entry.item.textEdit)
   else
-    table.insert(edits, { range = {
-      start = { line = state.row, character = vim.str_utfindex(state.line, state.col) },
-      ['end'] = { line = state.row, character = vim.str_utfindex(state.line, state.col) },
-    }, newText = entry.text })
+    table.insert(edits, { range = { start = state.position, ['end'] = state.position }, newText = entry.text })
   end
   vim.list_extend(edits, entry.item.additionalTextEdits or {})
   local mark_ns = vim.api.nvim_create_namespace('grooph.complete')
