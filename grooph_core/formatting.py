@@ -4,9 +4,10 @@ Formatting never loses what the user wrote: text that is not valid JSON is not f
 document with a duplicated key (the first value would vanish) or a number that the canonical form
 would rewrite (an integer beyond 2^53): the user is told why instead.
 
-Line endings belong to the editor (`files.eol`, `fileformat`): a document written with CRLF keeps
-CRLF, so format-on-save stays quiet there too. Everything else is the canonical text; the command
-line (`grooph fmt`) writes LF as the spec says.
+Line endings belong to the editor (`files.eol`, `fileformat`): the edits for a CRLF document are
+written with CRLF, so only the lines that really change are replaced. The canonical form itself has
+LF only (graph.md §6.1) and `grooph fmt --check` holds files to it, so the editor switches the file
+to LF when it formats on save (the Neovim plugin sets 'fileformat'; docs/editors.md).
 """
 
 from __future__ import annotations

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
+
+from tests import home_guard
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
@@ -27,6 +30,37 @@ def sidecar(path: Path) -> dict | None:
             name = name[: -len(suf)]
     side = path.with_name(name + ".expect.json")
     return json.loads(side.read_text("utf-8")) if side.exists() else None
+
+
+# Where programs the tests start put caches, data, state and settings (the server's previews, Neovim's
+# log, pip's cache, a browser's profile): a temp folder for the session, never the user's home.
+SESSION_XDG = ("XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def nothing_written_into_home(tmp_path_factory: pytest.TempPathFactory):
+    """Points the XDG folders into a temp folder for the whole session, and fails the session when
+    a file under ~ was created, changed or removed anyway (tests/home_guard.py says what is watched)."""
+    home = Path.home()
+    before = home_guard.snapshot(home)
+    base = tmp_path_factory.mktemp("xdg")
+    saved = {name: os.environ.get(name) for name in (*SESSION_XDG, "PIP_CONFIG_FILE")}
+    user_pip_config = Path(os.environ.get("XDG_CONFIG_HOME") or home / ".config") / "pip" / "pip.conf"
+    for name in SESSION_XDG:
+        os.environ[name] = str(base / name.lower())
+    if user_pip_config.is_file() and not saved["PIP_CONFIG_FILE"]:
+        os.environ["PIP_CONFIG_FILE"] = str(user_pip_config)  # pip still reads where packages come from
+    yield base
+    for name, value in saved.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+    found = home_guard.changes(before, home_guard.snapshot(home))
+    if found:
+        pytest.fail(f"the test session wrote into the user's home ({home}); tests must use tmp_path or "
+                    "the session's XDG folders (a program running beside the tests may have written there "
+                    "too):\n  " + "\n  ".join(found[:40]), pytrace=False)
 
 
 @pytest.fixture

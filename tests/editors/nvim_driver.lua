@@ -233,6 +233,158 @@ function scenarios.preview_command(bufnr)
   step('filetype', vim.bo[bufnr].filetype)
 end
 
+--- The options that decide the bytes :write puts on disk.
+local function file_options(bufnr)
+  local bo = vim.bo[bufnr]
+  return { eol = bo.eol, fixeol = bo.fixeol, fileformat = bo.fileformat, bomb = bo.bomb, fileencoding = bo.fileencoding }
+end
+
+--- The diagnostics a user sees in the buffer (every namespace: the server's and the plugin's own).
+local function shown_diagnostics(bufnr)
+  local out = {}
+  for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+    local code = d.code or (d.user_data and d.user_data.lsp and d.user_data.lsp.code)
+    table.insert(out, { lnum = d.lnum, col = d.col, severity = d.severity, message = d.message, source = d.source or vim.NIL, code = code or vim.NIL })
+  end
+  return out
+end
+
+local function format_request(client, bufnr)
+  local response
+  vim.api.nvim_buf_call(bufnr, function()
+    local params = vim.lsp.util.make_formatting_params({})
+    if vim.fn.has('nvim-0.11') == 1 then
+      response = client:request_sync('textDocument/formatting', params, TIMEOUT, bufnr)
+    else
+      response = client.request_sync('textDocument/formatting', params, TIMEOUT, bufnr)
+    end
+  end)
+  return response and response.result
+end
+
+--- :write with format on save; what is on disk, and whether the server's copy agrees with the buffer
+--- (formatting again must change nothing).
+function scenarios.save(bufnr, uri)
+  local client = client_of(bufnr)
+  step('attached', client ~= nil)
+  wait_diagnostics(uri, 0)
+  step('before', file_options(bufnr))
+  step('shown_before', shown_diagnostics(bufnr))
+  local notes = #result.notifications
+  vim.cmd('silent write')
+  step('after', file_options(bufnr))
+  step('saved_file', read_file(plan.file))
+  local said = {}
+  for i = notes + 1, #result.notifications do
+    table.insert(said, result.notifications[i].message)
+  end
+  step('said_on_save', said)
+  step('format_again', client and format_request(client, bufnr) or vim.NIL)
+  step('shown_after', shown_diagnostics(bufnr))
+  vim.cmd('silent write')
+  step('saved_again', read_file(plan.file))
+end
+
+--- A quick fix chosen by its title (plan.fix_title); where the cursor is afterwards.
+function scenarios.fill_in(bufnr, uri)
+  local client = client_of(bufnr)
+  step('attached', client ~= nil)
+  local first = wait_diagnostics(uri, 0, function(d)
+    return has_code(d, plan.code) ~= nil
+  end)
+  step('opened', first and first.diagnostics or vim.NIL)
+  if not first then
+    return
+  end
+  local diagnostic = has_code(first.diagnostics, plan.code)
+  cursor_to(bufnr, diagnostic.range.start)
+  local offered = {}
+  local original_select = vim.ui.select
+  vim.ui.select = function(items, _, on_choice)
+    local pick
+    for _, item in ipairs(items) do
+      local action = item.action or item[2]
+      table.insert(offered, action.title)
+      if pick == nil and action.title == plan.fix_title then
+        pick = item
+      end
+    end
+    on_choice(pick)
+  end
+  local tick = vim.api.nvim_buf_get_changedtick(bufnr)
+  local start_cursor = vim.api.nvim_win_get_cursor(0)
+  local context = { diagnostics = { diagnostic }, only = { 'quickfix' } }
+  if vim.fn.has('nvim-0.8') == 1 then
+    vim.lsp.buf.code_action({ context = context })
+  else
+    vim.lsp.buf.code_action(context)
+  end
+  -- The edit comes first; then the fix's command moves the cursor (window/showDocument).
+  vim.wait(TIMEOUT, function()
+    if vim.api.nvim_buf_get_changedtick(bufnr) == tick then
+      return false
+    end
+    local c = vim.api.nvim_win_get_cursor(0)
+    return c[1] ~= start_cursor[1] or c[2] ~= start_cursor[2]
+  end, 20)
+  vim.wait(300)  -- a late second move would show here
+  vim.ui.select = original_select
+  step('offered', offered)
+  local cursor = vim.api.nvim_win_get_cursor(0)
+  step('cursor', { line = cursor[1] - 1, col = cursor[2] })
+  step('cursor_line', vim.api.nvim_get_current_line())
+  step('buffer', buffer_text(bufnr))
+end
+
+--- <C-x><C-o> in insert mode at plan.at ({line, col}, 0-based bytes), as a user types it; the menu
+--- Neovim shows, then <C-y> on the first item and <Esc>. Asynchronous: keys are typed once the script
+--- returns to Neovim's main loop, and the scenario finishes from a timer.
+function scenarios.complete(bufnr, uri)
+  local client = client_of(bufnr)
+  step('attached', client ~= nil)
+  wait_diagnostics(uri, 0)
+  step('omnifunc', vim.bo[bufnr].omnifunc)
+  vim.api.nvim_win_set_cursor(0, { plan.at[1] + 1, plan.at[2] })
+  local keys = function(k)
+    vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(k, true, false, true), 'n', false)
+  end
+  keys((plan.insert_key or 'i') .. '<C-x><C-o>')
+  local started = vim.loop.now()
+  local phase = 'menu'
+  local timer = vim.loop.new_timer()
+  timer:start(50, 30, vim.schedule_wrap(function()
+    local ok, err = pcall(function()
+      if phase == 'menu' then
+        local info = vim.fn.complete_info({ 'items', 'mode' })
+        if #info.items > 0 or vim.loop.now() - started > TIMEOUT then
+          local words = {}
+          for _, item in ipairs(info.items) do
+            table.insert(words, { word = item.word, abbr = item.abbr })
+          end
+          step('menu', words)
+          phase = 'accept'
+          started = vim.loop.now()
+          keys('<C-y><Esc>')
+        end
+      elseif phase == 'accept' and vim.fn.mode() == 'n' then
+        if vim.loop.now() - started > 500 then  -- CompleteDone's own edits, if any, are in by now
+          phase = 'done'
+          timer:stop()
+          step('line', vim.api.nvim_get_current_line())
+          step('buffer', buffer_text(bufnr))
+          finish()
+        end
+      end
+    end)
+    if not ok then
+      timer:stop()
+      result.error = tostring(err)
+      finish()
+    end
+  end))
+  return 'async'
+end
+
 -- plan.pretend_below = '0.11' makes the plugin take its 0.8-0.10 branch (vim.lsp.start) on a newer
 -- Neovim, so that branch is exercised where only a newer build is at hand.
 if plan.pretend_below and plan.pretend_below ~= vim.NIL then
@@ -257,9 +409,11 @@ local ok, err = xpcall(function()
   local bufnr = vim.api.nvim_get_current_buf()
   local uri = vim.uri_from_bufnr(bufnr)
   step('uri', uri)
-  scenarios[plan.scenario](bufnr, uri)
+  return scenarios[plan.scenario](bufnr, uri)
 end, debug.traceback)
 if not ok then
   result.error = err
+  finish()
+elseif err ~= 'async' then
+  finish()
 end
-finish()

@@ -100,8 +100,14 @@ def resolve_pointer(value, pointer: str):
     return value
 
 
+def _pythonpath() -> str:
+    """This checkout first, so the command line and the server are this worktree's code."""
+    return os.pathsep.join(p for p in [str(ROOT), os.environ.get("PYTHONPATH", "")] if p)
+
+
 def grooph(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([*GROOPH_CMD, *args], cwd=cwd, capture_output=True, text=True, timeout=120)
+    return subprocess.run([*GROOPH_CMD, *args], cwd=cwd, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": _pythonpath()})
 
 
 def run_nvim(tmp_path: Path, scenario: str, file: Path, path_dirs: list[Path] | None = None, **plan) -> dict:
@@ -125,7 +131,7 @@ def run_nvim(tmp_path: Path, scenario: str, file: Path, path_dirs: list[Path] | 
         "XDG_DATA_HOME": str(home / "data"),
         "XDG_STATE_HOME": str(home / "state"),
         "XDG_CACHE_HOME": str(home / "cache"),
-        "PYTHONPATH": os.pathsep.join(p for p in [str(ROOT), os.environ.get("PYTHONPATH", "")] if p),
+        "PYTHONPATH": _pythonpath(),
     }
     if path_dirs is not None:
         env["PATH"] = os.pathsep.join(str(d) for d in path_dirs)
@@ -275,14 +281,19 @@ def test_default_setup_finds_grooph_lsp_on_path(tmp_path: Path):
 
 
 def test_missing_server_is_explained(tmp_path: Path):
-    """Without grooph-lsp anywhere, the plugin says how to install it instead of failing loudly."""
+    """Without grooph-lsp anywhere, the plugin says how to install it instead of failing loudly, with a
+    command that works: the package is not on PyPI, so not `pip install grooph-lsp` but an install
+    from a checkout (docs/editors.md, "Install the server"), or the command to pass to setup{}."""
     doc = tmp_path / "review.grooph.json"
     doc.write_text(DANGLING, "utf-8")
     r = run_nvim(tmp_path, "open", doc, path_dirs=_system_dirs(), code="E_DANGLING_REF", setup={}, timeout_ms=1500)
     assert r["attached"] is False
     assert r["filetype"] == "grooph"
     messages = [n["message"] for n in r["notifications"]]
-    assert any("grooph-lsp" in m and "pip install grooph-lsp" in m for m in messages), messages
+    missing = [m for m in messages if "grooph-lsp" in m and "not found" in m]
+    assert len(missing) == 1, messages
+    assert "pip install grooph-lsp" not in missing[0] and "pipx install grooph-lsp" not in missing[0]
+    assert "pipx install /path/to/grooph-lsp" in missing[0] and "cmd = {" in missing[0], missing[0]
 
 
 def test_preview_draws_the_picture_with_grooph_image(tmp_path: Path):
@@ -321,3 +332,143 @@ def test_preview_command_refuses_an_unknown_view(tmp_path: Path):
     assert r["command"]["ok"] is True  # the command exists and reports instead of raising
     messages = [n["message"] for n in r["notifications"]]
     assert any('unknown view "diagonal"' in m for m in messages), messages
+
+
+# --- The bytes on disk (issue 12, point 4): format on save gives exactly what `grooph fmt` gives ------
+
+REVIEW_LOOP = FIXTURES / "valid" / "review-loop.grooph.json"
+
+
+def _fmt_check(doc: Path) -> subprocess.CompletedProcess:
+    return grooph("fmt", "--check", doc.name, cwd=doc.parent)
+
+
+def test_save_of_a_file_without_a_final_newline_gives_the_canonical_bytes(tmp_path: Path):
+    """A document as JSON.stringify writes it (one line, no final newline): Neovim reads it with
+    'noeol', and :write used to leave `}\\n\\n`. Saved, it is byte for byte `grooph fmt` (graph.md §6.1:
+    exactly one final newline), and the server's copy agrees with the buffer (formatting again: no edit)."""
+    doc = tmp_path / "review.grooph.json"
+    doc.write_bytes(json.dumps(json.loads(REVIEW_LOOP.read_text("utf-8")), ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+    canonical = grooph("fmt", doc.name, cwd=tmp_path).stdout
+    r = run_nvim(tmp_path, "save", doc)
+    assert r["attached"] is True, r["notifications"]
+    assert r["before"]["eol"] is False
+    assert r["saved_file"] == canonical
+    assert _fmt_check(doc).returncode == 0, _fmt_check(doc).stderr
+    assert r["format_again"] == []
+    assert r["saved_again"] == canonical
+
+
+def test_a_crlf_file_is_saved_with_lf_as_grooph_fmt_writes_it(tmp_path: Path):
+    """The canonical form has LF line endings only (graph.md §6.1), and `grooph fmt --check` holds a
+    CRLF file to it: format on save writes LF (and says so once), so the saved file passes the check."""
+    doc = tmp_path / "review.grooph.json"
+    doc.write_bytes(DANGLING.replace("\n", "\r\n").encode("utf-8"))
+    assert _fmt_check(doc).returncode == 1  # the command line: not canonical
+    canonical = grooph("fmt", doc.name, cwd=tmp_path).stdout
+    r = run_nvim(tmp_path, "save", doc)
+    assert r["before"]["fileformat"] == "dos"
+    assert r["saved_file"] == canonical and "\r" not in r["saved_file"]
+    assert _fmt_check(doc).returncode == 0, _fmt_check(doc).stderr
+    assert r["after"]["fileformat"] == "unix"
+    assert any("CRLF → LF" in m for m in r["said_on_save"]), r["said_on_save"]
+    assert r["format_again"] == []
+    assert r["saved_again"] == canonical
+
+
+@pytest.mark.parametrize("case", ["byte-order mark", "latin-1"])
+def test_bytes_neovim_hides_are_shown_as_grooph_validate_reports_them(tmp_path: Path, case: str):
+    """Neovim reads a byte-order mark into 'bomb' and a Latin-1 file into 'fileencoding', so the
+    server never sees what `grooph validate` rejects. The editor shows the same words as the command
+    line on the first character, and format on save writes the canonical bytes (UTF-8, no BOM)."""
+    doc = tmp_path / "review.grooph.json"
+    canonical = REVIEW_LOOP.read_text("utf-8").replace("the spec.", "the spec, café.")
+    assert canonical != REVIEW_LOOP.read_text("utf-8")
+    raw = b"\xef\xbb\xbf" + canonical.encode("utf-8") if case == "byte-order mark" else canonical.encode("latin-1")
+    doc.write_bytes(raw)
+    cli = json.loads(grooph("validate", "--json", doc.name, cwd=tmp_path).stdout)
+    assert [i["code"] for i in cli["issues"]] == ["E_SCHEMA"]
+    said = cli["issues"][0]["message"].removeprefix("/: ")  # "not valid JSON: a byte-order mark …"
+    said = said.split(" (byte ")[0]  # the offset of the first bad byte is the command line's detail
+
+    r = run_nvim(tmp_path, "save", doc)
+    shown = [d for d in r["shown_before"] if d["severity"] == 1]
+    assert len(shown) == 1, r["shown_before"]
+    assert (shown[0]["lnum"], shown[0]["col"]) == (0, 0) and shown[0]["source"] == "grooph"
+    assert said in shown[0]["message"], (said, shown[0]["message"])
+    assert "grooph validate" in shown[0]["message"]
+
+    assert r["saved_file"] == canonical
+    assert json.loads(grooph("validate", "--json", doc.name, cwd=tmp_path).stdout)["ok"] is True
+    assert _fmt_check(doc).returncode == 0
+    assert r["shown_after"] == []
+    assert r["format_again"] == []
+
+
+def test_fill_in_quick_fix_puts_the_cursor_in_the_blank(tmp_path: Path):
+    """"Add a goal to fill in" (E_NO_GOAL, graph.md §5; the export check) inserts `"goal": ""` and
+    promises the cursor inside the quotes (grooph.revealFill asks for it with window/showDocument,
+    which the plugin answers on 0.7)."""
+    value = json.loads(REVIEW_LOOP.read_text("utf-8"))
+    del value["goal"]
+    doc = tmp_path / "review.grooph.json"
+    doc.write_text(json.dumps(value, indent=2, ensure_ascii=False) + "\n", "utf-8")
+    r = run_nvim(tmp_path, "fill_in", doc, code="E_NO_GOAL", fix_title="Add a goal to fill in",
+                 setup={"cmd": SERVER_CMD, "grooph_cmd": GROOPH_CMD, "settings": {"debounceMs": 50, "complete": True}})
+    assert r["opened"], r["notifications"]
+    assert "Add a goal to fill in" in r["offered"], r["offered"]
+    assert json.loads(r["buffer"])["goal"] == ""
+    line, col = r["cursor_line"], r["cursor"]["col"]
+    assert line.strip().startswith('"goal": ""'), line
+    assert line[col - 1 : col + 1] == '""' and line.index('""') == col - 1, (line, col)
+
+
+def _completion_doc(tmp_path: Path) -> tuple[Path, str]:
+    doc = tmp_path / "review.grooph.json"
+    text = REVIEW_LOOP.read_text("utf-8")
+    doc.write_text(text, "utf-8")
+    return doc, text
+
+
+def _line_col(text: str, offset: int) -> list[int]:
+    line = text.count("\n", 0, offset)
+    return [line, len(text[text.rfind("\n", 0, offset) + 1 : offset].encode("utf-8"))]
+
+
+def test_completion_of_a_node_id_with_ctrl_x_ctrl_o(tmp_path: Path):
+    """<C-x><C-o> between the empty quotes of an edge's `to` offers the graph's node ids (the plugin
+    sets 'omnifunc' on 0.7, where Neovim does not), and accepting one leaves valid JSON."""
+    doc, text = _completion_doc(tmp_path)
+    start = text.index('"to": "') + len('"to": "')
+    end = text.index('"', start)
+    text = text[:start] + text[end:]
+    doc.write_text(text, "utf-8")
+    r = run_nvim(tmp_path, "complete", doc, at=_line_col(text, start))
+    assert r["omnifunc"] != "", r
+    ids = [n["id"] for n in json.loads(REVIEW_LOOP.read_text("utf-8"))["nodes"]]
+    assert [m["abbr"] for m in r["menu"]] == ids, r["menu"]
+    value = json.loads(r["buffer"])
+    assert value["edges"][0]["to"] == ids[0], r["line"]
+
+
+@pytest.mark.parametrize("where", ["between members", "after the last member"])
+def test_completion_of_a_key_on_a_new_line(tmp_path: Path, where: str):
+    """On a new line inside a node, <C-x><C-o> offers the node's keys; accepting one inserts the key
+    with an empty value and the comma JSON needs (after the last member: on the line before, an
+    additional edit of the server's), so the document stays valid JSON."""
+    doc, text = _completion_doc(tmp_path)
+    if where == "between members":
+        anchor = text.index('"name": "Plan",') + len('"name": "Plan",')
+    else:
+        anchor = text.index("\n    },")  # the end of the first node: its last member has no comma
+    indent = "      "
+    text = text[:anchor] + "\n" + indent + text[anchor:]
+    doc.write_text(text, "utf-8")
+    at = _line_col(text, anchor + 1 + len(indent))
+    r = run_nvim(tmp_path, "complete", doc, at=[at[0], at[1] - 1], insert_key="a")
+    assert r["menu"], r
+    first = r["menu"][0]["abbr"]
+    value = json.loads(r["buffer"])  # valid JSON after the insertion
+    node = value["nodes"][0]
+    assert first in node, (first, r["line"])
+    assert len(node) == len(json.loads(REVIEW_LOOP.read_text("utf-8"))["nodes"][0]) + 1

@@ -132,31 +132,223 @@ local function setup_filetype_options()
   })
 end
 
+--- client.request_sync, called as 0.11 wants it (a method) and as 0.7-0.10 have it.
+local function request_sync(client, method, params, timeout, bufnr)
+  if has('0.11') then
+    return client:request_sync(method, params, timeout, bufnr)
+  end
+  return client.request_sync(method, params, timeout, bufnr)
+end
+
+---------------------------------------------------------------------------------------------------
+-- The bytes on disk: what Neovim keeps in options rather than in the text
+
+-- The canonical form is UTF-8 with LF line endings and exactly one final newline (graph.md §6.1);
+-- a byte-order mark is not JSON (graph.md §8). Neovim holds these in 'fileencoding', 'fileformat',
+-- 'bomb' and 'eol', outside the text the server sees, so the plugin looks after them itself.
+local file_ns = vim.api.nvim_create_namespace('grooph.file')
+
+--- What `grooph validate` says about this buffer's bytes that the server cannot see: a byte-order
+--- mark, or an encoding other than UTF-8 (each as a diagnostic on the first character).
+function M.file_problems(bufnr)
+  local bo = vim.bo[bufnr]
+  local problems = {}
+  local fix = M.config.format_on_save and 'saving (format on save)' or '`:set nobomb` and saving'
+  if bo.bomb then
+    table.insert(problems, 'not valid JSON: a byte-order mark (U+FEFF) at the start is not JSON. '
+      .. "Neovim hides it ('bomb' is set) and `grooph validate` rejects the file; " .. fix .. ' removes it.')
+  end
+  local fenc = bo.fileencoding
+  if fenc ~= '' and fenc ~= 'utf-8' and fenc ~= 'utf8' then
+    fix = M.config.format_on_save and 'saving (format on save)' or '`:set fileencoding=utf-8` and saving'
+    table.insert(problems, ('not valid JSON: the file is not UTF-8 text (Neovim read it as %s) and '
+      .. '`grooph validate` rejects it; %s writes it as UTF-8.'):format(fenc, fix))
+  end
+  return problems
+end
+
+--- Shows (or clears) the diagnostics of M.file_problems in the plugin's own namespace.
+function M.check_file(bufnr)
+  if not vim.api.nvim_buf_is_valid(bufnr) then
+    return
+  end
+  local diagnostics = {}
+  for _, message in ipairs(M.file_problems(bufnr)) do
+    table.insert(diagnostics, {
+      lnum = 0, col = 0, end_lnum = 0, end_col = 0,
+      severity = vim.diagnostic.severity.ERROR,
+      source = 'grooph', code = 'E_SYNTAX', message = message,
+    })
+  end
+  vim.diagnostic.set(file_ns, bufnr, diagnostics)
+end
+
+--- Makes the options that decide the bytes on disk those of the canonical form; returns what changed.
+local function canonical_file_options(bufnr)
+  local bo = vim.bo[bufnr]
+  local changed = {}
+  -- The edits end the text with one newline; on a buffer read without one ('noeol') that newline
+  -- became an empty last line, and :write (with 'fixeol') would add another: `}\n\n`.
+  local count = vim.api.nvim_buf_line_count(bufnr)
+  if not bo.eol and count > 1 and vim.api.nvim_buf_get_lines(bufnr, count - 1, count, false)[1] == '' then
+    vim.api.nvim_buf_set_lines(bufnr, count - 1, count, false, {})
+    bo.eol = true
+  end
+  if bo.fileformat ~= 'unix' then
+    table.insert(changed, ('line endings %s → LF'):format(bo.fileformat == 'dos' and 'CRLF' or 'CR'))
+    bo.fileformat = 'unix'
+  end
+  if bo.bomb then
+    table.insert(changed, 'byte-order mark removed')
+    bo.bomb = false
+  end
+  if bo.fileencoding ~= '' and bo.fileencoding ~= 'utf-8' then
+    table.insert(changed, ('encoding %s → UTF-8'):format(bo.fileencoding))
+    bo.fileencoding = 'utf-8'
+  end
+  return changed
+end
+
+---------------------------------------------------------------------------------------------------
+-- Completion with <C-x><C-o>
+
+-- Neovim's vim.lsp.omnifunc (0.7-0.10) puts an item's text at the cursor: it ignores the range the
+-- server replaces (between the quotes of `"to": ""` that gave `""plan""`) and the comma the item adds
+-- elsewhere (additionalTextEdits). This 'omnifunc' lets Neovim show the menu, then applies the
+-- accepted item as the server wrote it.
+local completion_state = {}
+
+local function byte_col(line, character, encoding)
+  if encoding == 'utf-8' then
+    return math.min(character, #line)
+  end
+  local ok, col = pcall(vim.str_byteindex, line, character, encoding == 'utf-16')
+  return ok and col or #line
+end
+
+function M.omnifunc(findstart, base)
+  local bufnr = vim.api.nvim_get_current_buf()
+  if findstart == 1 then
+    completion_state[bufnr] = nil
+    local client = M.client_for(bufnr)
+    if not client then
+      return -3
+    end
+    local encoding = client.offset_encoding or 'utf-16'
+    local cursor = vim.api.nvim_win_get_cursor(0)
+    local row, col = cursor[1] - 1, cursor[2]
+    local line = vim.api.nvim_get_current_line()
+    local params = vim.lsp.util.make_position_params(0, encoding)
+    local response = request_sync(client, 'textDocument/completion', params, M.config.format_timeout_ms, bufnr)
+    local result = response and response.result
+    local items = type(result) == 'table' and (result.items or result) or {}
+    local entries, start = {}, col
+    for _, item in ipairs(items) do
+      local edit = item.textEdit
+      local entry = { item = item, s = col, e = col, text = item.insertText or item.label }
+      if edit and edit.range and edit.range.start.line == row and edit.range['end'].line == row then
+        entry.s = byte_col(line, edit.range.start.character, encoding)
+        entry.e = byte_col(line, edit.range['end'].character, encoding)
+        entry.text = edit.newText
+      end
+      if entry.s <= col and entry.e >= col then
+        start = math.min(start, entry.s)
+        table.insert(entries, entry)
+      end
+    end
+    completion_state[bufnr] = {
+      client_id = client.id, row = row, col = col, start = start, line = line, entries = entries,
+      position = params.position, -- the cursor in the client's encoding: where an item without a range goes
+    }
+    return start
+  end
+  local state = completion_state[bufnr]
+  local words = {}
+  for i, entry in ipairs(state and state.entries or {}) do
+    local filter = entry.item.filterText or entry.item.label
+    if base == '' or vim.startswith(entry.text, base) or vim.startswith(filter, (base:gsub('^"', ''))) then
+      local doc = entry.item.documentation
+      table.insert(words, {
+        word = entry.text,
+        abbr = entry.item.label,
+        menu = entry.item.detail or '',
+        info = type(doc) == 'table' and doc.value or doc or '',
+        icase = 1,
+        dup = 1,
+        empty = 1,
+        user_data = 'grooph:' .. i,
+      })
+    end
+  end
+  return words
+end
+
+--- After an item of M.omnifunc is accepted: the line back as it was, then the server's edit and its
+--- additional edits (a comma) in the positions they were given for, and the cursor after the item.
+local function on_complete_done(bufnr)
+  local item = vim.v.completed_item
+  local state = completion_state[bufnr]
+  local index = type(item) == 'table' and type(item.user_data) == 'string' and tonumber(item.user_data:match('^grooph:(%d+)$'))
+  if not (state and index and state.entries[index]) then
+    return
+  end
+  completion_state[bufnr] = nil
+  local entry = state.entries[index]
+  local client = vim.lsp.get_client_by_id(state.client_id)
+  local line = vim.api.nvim_buf_get_lines(bufnr, state.row, state.row + 1, false)[1] or ''
+  local typed = entry.text
+  if line:sub(state.start + 1, state.start + #typed) ~= typed then
+    return -- the line is not what accepting the item gave: leave it to the user
+  end
+  vim.api.nvim_buf_set_text(bufnr, state.row, state.start, state.row, state.start + #typed,
+    { state.line:sub(state.start + 1, state.col) })
+  local encoding = client and client.offset_encoding or 'utf-16'
+  local edits = {}
+  if entry.item.textEdit then
+    table.insert(edits, entry.item.textEdit)
+  else
+    table.insert(edits, { range = { start = state.position, ['end'] = state.position }, newText = entry.text })
+  end
+  vim.list_extend(edits, entry.item.additionalTextEdits or {})
+  local mark_ns = vim.api.nvim_create_namespace('grooph.complete')
+  local mark = vim.api.nvim_buf_set_extmark(bufnr, mark_ns, state.row, entry.e, {})
+  vim.lsp.util.apply_text_edits(edits, bufnr, encoding)
+  local pos = vim.api.nvim_buf_get_extmark_by_id(bufnr, mark_ns, mark, {})
+  vim.api.nvim_buf_del_extmark(bufnr, mark_ns, mark)
+  if pos and pos[1] and vim.api.nvim_get_current_buf() == bufnr then
+    vim.api.nvim_win_set_cursor(0, { pos[1] + 1, pos[2] })
+  end
+end
+
 ---------------------------------------------------------------------------------------------------
 -- Format on save
 
---- Formats a buffer with the grooph server only (other servers attached to it are not asked).
+--- Formats a buffer with the grooph server only (other servers attached to it are not asked), and
+--- makes the file's bytes canonical: UTF-8, LF, one final newline, no byte-order mark. Returns true
+--- when the buffer now holds the canonical form.
 function M.format(bufnr, client)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
   client = client or M.client_for(bufnr)
   if not client then
     return false
   end
-  if has('0.8') then
-    vim.lsp.buf.format({ bufnr = bufnr, id = client.id, async = false, timeout_ms = M.config.format_timeout_ms })
-    return true
-  end
-  -- 0.7: formatting_sync asks every attached server (and prompts when there are several).
   local done = false
   vim.api.nvim_buf_call(bufnr, function()
     local params = vim.lsp.util.make_formatting_params({})
-    local response, err = client.request_sync('textDocument/formatting', params, M.config.format_timeout_ms, bufnr)
+    local response, err = request_sync(client, 'textDocument/formatting', params, M.config.format_timeout_ms, bufnr)
     if err then
       notify('formatting failed: ' .. tostring(err), vim.log.levels.WARN)
     elseif response and response.err then
       notify('formatting failed: ' .. tostring(response.err.message or response.err), vim.log.levels.WARN)
-    elseif response and response.result then
-      vim.lsp.util.apply_text_edits(response.result, bufnr, client.offset_encoding or 'utf-16')
+    elseif response and type(response.result) == 'table' then
+      -- (a null result is a refusal: the server has said why, and nothing is changed)
+      if #response.result > 0 then
+        vim.lsp.util.apply_text_edits(response.result, bufnr, client.offset_encoding or 'utf-16')
+      end
+      local changed = canonical_file_options(bufnr)
+      if #changed > 0 then
+        notify('saved in the canonical form (graph.md §6.1): ' .. table.concat(changed, ', ') .. '.')
+      end
       done = true
     end
   end)
@@ -175,13 +367,84 @@ local function enable_format_on_save(client, bufnr)
       end
     end,
   })
+  vim.api.nvim_create_autocmd('BufWritePost', {
+    group = augroup,
+    buffer = bufnr,
+    callback = function()
+      M.check_file(bufnr)
+    end,
+  })
+  vim.api.nvim_create_autocmd('CompleteDone', {
+    group = augroup,
+    buffer = bufnr,
+    callback = function()
+      vim.schedule(function()
+        on_complete_done(bufnr)
+      end)
+    end,
+  })
+  vim.api.nvim_create_autocmd('OptionSet', {
+    group = augroup,
+    pattern = { 'bomb', 'fileencoding' },
+    callback = function()
+      if vim.api.nvim_get_current_buf() == bufnr then
+        M.check_file(bufnr)
+      end
+    end,
+  })
 end
 
 local function on_attach(client, bufnr)
   enable_format_on_save(client, bufnr)
+  M.check_file(bufnr)
+  -- Completion with <C-x><C-o> (M.omnifunc); nvim-cmp users need nothing here.
+  if vim.bo[bufnr].omnifunc == '' or vim.bo[bufnr].omnifunc == 'v:lua.vim.lsp.omnifunc' then
+    vim.bo[bufnr].omnifunc = "v:lua.require'grooph'.omnifunc"
+  end
   if type(M.config.on_attach) == 'function' then
     M.config.on_attach(client, bufnr)
   end
+end
+
+---------------------------------------------------------------------------------------------------
+-- window/showDocument on 0.7
+
+--- Neovim 0.8+ shows a document (and puts the cursor on its selection) itself; 0.7 has no handler,
+--- so the cursor never reached the blank a fill-in quick fix inserted (grooph.revealFill).
+function M.show_document(_, params, ctx)
+  if type(params) ~= 'table' or type(params.uri) ~= 'string' or params.external then
+    return { success = false }
+  end
+  local client = ctx and vim.lsp.get_client_by_id(ctx.client_id)
+  local bufnr = vim.uri_to_bufnr(params.uri)
+  vim.fn.bufload(bufnr)
+  local win
+  for _, w in ipairs(vim.api.nvim_list_wins()) do
+    if vim.api.nvim_win_get_buf(w) == bufnr then
+      win = w
+      break
+    end
+  end
+  if params.takeFocus then
+    if win then
+      vim.api.nvim_set_current_win(win)
+    else
+      vim.api.nvim_win_set_buf(0, bufnr)
+      win = vim.api.nvim_get_current_win()
+    end
+  end
+  local start = params.selection and params.selection.start
+  if win and start then
+    local line = vim.api.nvim_buf_get_lines(bufnr, start.line, start.line + 1, false)[1] or ''
+    local encoding = client and client.offset_encoding or 'utf-16'
+    local col = start.character
+    if encoding ~= 'utf-8' then
+      local ok, byte = pcall(vim.str_byteindex, line, start.character, encoding == 'utf-16')
+      col = ok and byte or #line
+    end
+    vim.api.nvim_win_set_cursor(win, { start.line + 1, math.min(col, #line) })
+  end
+  return { success = true }
 end
 
 ---------------------------------------------------------------------------------------------------
@@ -217,6 +480,12 @@ local function lsp_config(root_dir)
     on_attach = on_attach,
     capabilities = M.config.capabilities,
   }
+  if not has('0.8') then
+    -- 0.7 says it cannot show documents; the plugin can (M.show_document).
+    config.capabilities = vim.tbl_deep_extend('force', vim.lsp.protocol.make_client_capabilities(),
+      { window = { showDocument = { support = true } } }, M.config.capabilities or {})
+    config.handlers = { ['window/showDocument'] = M.show_document }
+  end
   if root_dir then
     config.root_dir = root_dir
     config.workspace_folders = { { uri = vim.uri_from_fname(root_dir), name = root_dir } }
@@ -233,8 +502,10 @@ local function server_available()
   if not warned_missing then
     warned_missing = true
     notify(
-      ('the language server %q was not found. Install it with `pip install grooph-lsp`, or pass '
-        .. "cmd = { '/path/to/python', '-m', 'grooph_lsp' } to setup{}."):format(M.config.cmd[1]),
+      ('the language server %q was not found. It is not on PyPI: install it from a checkout of '
+        .. 'grooph-lsp with `pipx install /path/to/grooph-lsp` (or `pip install /path/to/grooph-lsp` into a '
+        .. "virtual environment), or pass cmd = { '/path/to/venv/bin/grooph-lsp' } to setup{}. "
+        .. 'See docs/editors.md, "Install the server".'):format(M.config.cmd[1]),
       vim.log.levels.WARN
     )
   end
