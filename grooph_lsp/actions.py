@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
-from pygls.exceptions import JsonRpcException
 
 from grooph_core import actions as core
 from grooph_core.analysis import pointer_span
@@ -19,6 +18,7 @@ from grooph_core.refactor import Refused
 from grooph_core.source import parse
 from grooph_core.text_edits import apply_edits
 from grooph_lsp.convert import to_lsp_range, to_offset
+from grooph_lsp.features import ContentModified
 
 if TYPE_CHECKING:
     from grooph_lsp.server import GroophServer
@@ -83,12 +83,6 @@ def _chosen_issues(analysis, params: lsp.CodeActionParams, encoding: str) -> tup
         end = to_offset(lines, params.range.end, encoding)
         chosen = [i for i in analysis.issues if _overlaps(analysis.span(i), start, end)]
     return chosen, diag_by_index
-
-
-class StaleAction(JsonRpcException):
-    """ContentModified (LSP 3.17): the action was offered on a version the document no longer has."""
-
-    CODE = -32801
 
 
 def register(server: "GroophServer") -> None:
@@ -161,7 +155,7 @@ def register(server: "GroophServer") -> None:
             return action
         doc = ls.served(data["uri"])
         if doc is None or doc.version != data.get("version"):
-            raise StaleAction("The document changed since this action was offered; ask for the actions again.")
+            raise ContentModified("The document changed since this action was offered; ask for the actions again.")
         result = await ls.scheduler.result(doc)
         analysis, version = result.analysis, result.snapshot.version
         export = ls.settings.complete
@@ -172,7 +166,7 @@ def register(server: "GroophServer") -> None:
             n = data.get("issue")
             if not (isinstance(n, int) and 0 <= n < len(analysis.issues) and analysis.issues[n].code == data.get("code")
                     and isinstance(data.get("title"), str)):
-                raise StaleAction("This action no longer matches the document's diagnostics; ask for the actions again.")
+                raise ContentModified("This action no longer matches the document's diagnostics; ask for the actions again.")
             issue = analysis.issues[n]
             outcome = await ls.off_loop(lambda: core.resolve_offer(analysis, issue, data["title"], export=export))
         if isinstance(outcome, Refused):

@@ -47,6 +47,13 @@ class RequestRefused(JsonRpcException):
         log.info("refused: %s", message)
 
 
+class ContentModified(RequestRefused):
+    """ContentModified (LSP 3.17): the request was about a version the document no longer has (a code
+    action resolved after the text changed); the client asks again."""
+
+    CODE = -32801
+
+
 class QuietRefusals(logging.Filter):
     """pygls logs every exception a handler raises, traceback and all, at ERROR; a refusal is an
     answer to the user, not a fault of the server, so its record is dropped (issue 9: no traceback

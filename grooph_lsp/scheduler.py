@@ -171,6 +171,7 @@ class Scheduler:
         job = _Job(doc, snap, work, future)
         self._jobs[doc.uri] = job
         future.add_done_callback(lambda f, j=job: self._finished(j, f))
+        log.debug("analysis of %s v%s queued (estimate %.0f ms)", doc.uri, doc.version, self.cost_ms(doc))
         return future
 
     async def result(self, doc: "OpenDocument") -> Result:
@@ -232,6 +233,8 @@ class Scheduler:
         old = self._cost_ms.get(uri)
         self._cost_ms[uri] = result.ms if old is None else COST_WEIGHT * result.ms + (1 - COST_WEIGHT) * old
         is_current = result.snapshot.key == self._key(doc) and result.snapshot.text is doc.text
+        log.debug("analysis of %s v%s took %.0f ms (%s)", uri, result.snapshot.version, result.ms,
+                  "current" if is_current else f"document at v{doc.version}")
         if is_current:
             self._results[uri] = result
         if result.snapshot.version >= self._newest_shown.get(uri, -(2**31)):
