@@ -23,8 +23,8 @@ measures, each as median and p95 over repeated runs:
 - (d) quick fix: a textDocument/codeAction request (only: quickfix) on the misspelt reference of a
          document with faults, from a client that resolves edits later (as VS Code), and the
          codeAction/resolve of the first action when the server left the edit for it;
-- (f) responsiveness: a hover in a small second document, idle and sent right after a keystroke in
-         this one (so it arrives during this document's analysis), and whether it was answered
+- (f) responsiveness: a hover in a small second document, idle and sent right after a keystroke and
+         a save in this one (a save validates at once, so it arrives during this document's analysis), and whether it was answered
          before this document's diagnostics came;
 - (e) memory: the server's peak resident memory (VmHWM), once idle after initialize and once after
          everything above on this document (a fresh server per document).
@@ -291,8 +291,8 @@ def measure_server(doc: Document, repeats: int, workdir: Path, file: Path, *, se
             out["quick_fix_resolve"] = summary(resolves)
             out["quick_fix_titles"] = [a.get("title") for a in actions or []]
 
-        # (f) a hover in another, small document sent right after a keystroke here, so that it arrives
-        # while this document is being analysed: its answer time, beside the same hover when idle, and
+        # (f) a hover in another, small document sent right after a keystroke and a save here (a save
+        # validates at once), so that it arrives while this document is being analysed: its answer time, beside the same hover when idle, and
         # whether it came before this document's diagnostics.
         if companion is not None:
             small, small_file = companion
@@ -306,6 +306,8 @@ def measure_server(doc: Document, repeats: int, workdir: Path, file: Path, *, se
             for k in range(max(3, repeats // 2)):
                 idle.append(server.timed_request("textDocument/hover", hp)[0])
                 keystroke(k)
+                # a save validates at once (no wait), so the hover lands while the analysis runs
+                server.notify("textDocument/didSave", {"textDocument": {"uri": uri}})
                 rid, t = server.send("textDocument/hover", hp)
                 answer = server.answer(rid)
                 published = server.wait_diagnostics(uri, version)
@@ -375,8 +377,8 @@ server's own wait included); rt cpu = the server's CPU time per keystroke (mean,
 typing = longest time without a publish while a key comes every 25 ms; fmt = formatting request;
 fix = quick-fix codeAction request from a client with resolveSupport (as VS Code); resolve = the
 codeAction/resolve of its first action (when the edit was left for it); hover = a hover in a small
-document, idle; hover busy = the same sent right after a keystroke in this document (during its
-analysis); mem MB = server peak VmHWM (+ growth over the idle server);
+document, idle; hover busy = the same sent right after a keystroke and a save in this document
+(during its analysis); mem MB = server peak VmHWM (+ growth over the idle server);
 mem/text = that growth over the document's UTF-8 size."""
 
 

@@ -287,7 +287,7 @@ def nearest_words(word: str, candidates, k: int, *, skip: str | None = None) -> 
         worst = best[-1][0]
         if worst == 0:
             break
-        d = osa_within(w, cl, worst - 1)
+        d = (0 if cl == w else 1) if worst == 1 else osa_within(w, cl, worst - 1)
         if d < worst:
             bisect.insort(best, (d, n, c))
             best.pop()

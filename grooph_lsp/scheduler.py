@@ -3,8 +3,8 @@
 - **Off the event loop.** Each analysis runs in one worker thread on an immutable snapshot of one
   version (its text, version, name); the loop keeps reading messages, answering hover, completion and
   `$/cancelRequest`, and taking newer versions meanwhile. A snapshot queued but not started when a
-  newer version is wanted is dropped; one already running finishes, and its result is kept only if it
-  is still the newest thing to show.
+  newer version is wanted is dropped (unless a request waits for it); one already running finishes,
+  and its result is published only if it is still the newest thing to show.
 - **A wait that scales with the document.** After a change, validation starts once the text has been
   quiet for as long as this document's own analysis takes (measured per document, a moving average;
   before the first measure, guessed from its length), at least `MIN_WAIT_MS` so the changes of one
@@ -47,6 +47,18 @@ GUESS_MS_PER_CHAR = 1.2e-4   # the first wait before a document has been measure
 COST_WEIGHT = 0.5            # weight of the newest measure in the per-document moving average
 
 
+def one_malloc_arena() -> None:
+    """Ask glibc to keep one malloc arena for every thread. By default each thread that allocates gets
+    its own, and what the worker frees is not reused by the loop: a 1M-character document typed into
+    peaked at about 147 MB instead of 110-120 (measured by hand, noisy). Elsewhere, nothing to do."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").mallopt(-8, 1)  # M_ARENA_MAX = 1
+    except (OSError, AttributeError):
+        pass
+
+
 @dataclass(frozen=True)
 class Snapshot:
     """One version of a document, as it was when its analysis was asked for (never changes)."""
@@ -76,6 +88,7 @@ class _Job:
     snapshot: Snapshot
     work: Future                 # the worker's future: cancelling it drops the job only while queued
     future: asyncio.Future       # the same, awaitable on the loop
+    waiters: int = 0             # requests waiting for it: a queued job they wait for is never dropped
 
 
 class Scheduler:
@@ -95,6 +108,7 @@ class Scheduler:
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="grooph-analysis")
         if sys.getswitchinterval() > SWITCH_INTERVAL_S:
             sys.setswitchinterval(SWITCH_INTERVAL_S)
+        one_malloc_arena()
         self._docs: dict[str, "OpenDocument"] = {}
         self._results: dict[str, Result] = {}
         self._jobs: dict[str, _Job] = {}
@@ -161,7 +175,7 @@ class Scheduler:
         job = self._jobs.get(doc.uri)
         if job is not None and job.snapshot.key == self._key(doc) and job.snapshot.text is doc.text:
             return job.future
-        if job is not None:
+        if job is not None and not job.waiters:
             job.work.cancel()  # only takes effect while it waits in the queue; a running one finishes
         self._disarm(doc.uri)
         self._dirty_since.pop(doc.uri, None)  # this snapshot covers every change so far
@@ -177,7 +191,11 @@ class Scheduler:
     async def result(self, doc: "OpenDocument") -> Result:
         """The current version's result, waited for without holding the loop. A cancelled request
         does not cancel the analysis (other requests and the publish share it)."""
-        return await asyncio.shield(self.ensure(doc))
+        future = self.ensure(doc)
+        job = self._jobs.get(doc.uri)
+        if job is not None and job.future is future:
+            job.waiters += 1
+        return await asyncio.shield(future)
 
     def compute_here(self, doc: "OpenDocument") -> Result:
         """The current version's result, computed on the calling thread if need be (for callers that
@@ -205,9 +223,6 @@ class Scheduler:
 
     def newest_shown(self, uri: str) -> int | None:
         return self._newest_shown.get(uri)
-
-    def shutdown(self) -> None:
-        self.executor.shutdown(wait=False, cancel_futures=True)
 
     # --- inside ----------------------------------------------------------------------------------
 

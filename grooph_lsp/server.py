@@ -96,9 +96,6 @@ class GroophServer(LanguageServer):
         """`fn(*args)` in the request worker thread: the event loop keeps answering meanwhile."""
         return await asyncio.get_running_loop().run_in_executor(self.request_worker, fn, *args)
 
-    def diagnostics(self, doc: OpenDocument) -> list[lsp.Diagnostic]:
-        return self.scheduler.compute_here(doc).diagnostics
-
     def _publish_result(self, result: Result, current: bool) -> None:
         """Push a result's diagnostics under its own version: it is the newest analysed (scheduler)."""
         snap = result.snapshot
