@@ -32,7 +32,7 @@ class LspServerProcess:
     request/notify and waiting for messages."""
 
     def __init__(self, cwd: str, *, init_options: dict | None = None, timeout: float = 120.0,
-                 command: list[str] | None = None) -> None:
+                 command: list[str] | None = None, resolve: bool = True) -> None:
         self.timeout = timeout
         self.proc = subprocess.Popen(
             command or [sys.executable, "-m", "grooph_lsp"], cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -52,7 +52,10 @@ class LspServerProcess:
                 "general": {"positionEncodings": ["utf-16"]},
                 "textDocument": {
                     "publishDiagnostics": {"relatedInformation": True, "versionSupport": True},
-                    "codeAction": {"codeActionLiteralSupport": {"codeActionKind": {"valueSet": ["quickfix", "source.fixAll"]}}},
+                    # as VS Code: a code action's edit may come later, on codeAction/resolve
+                    "codeAction": {"codeActionLiteralSupport": {"codeActionKind": {"valueSet": ["quickfix", "source.fixAll"]}},
+                                   **({"dataSupport": True, "resolveSupport": {"properties": ["edit"]}} if resolve else {})},
+                    "hover": {"contentFormat": ["markdown"]},
                     "formatting": {},
                 },
                 "workspace": {"workspaceEdit": {"documentChanges": True}},
@@ -136,6 +139,25 @@ class LspServerProcess:
         if "error" in got.message:
             raise RuntimeError(f"{method} failed: {got.message['error']}")
         return (got.at - t) * 1000, got.message.get("result")
+
+    def send(self, method: str, params: dict) -> tuple[int, float]:
+        """Send a request without waiting: (its id, the clock just before it was written)."""
+        self._next_id += 1
+        rid = self._next_id
+        t = time.perf_counter()
+        self._write({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
+        return rid, t
+
+    def answer(self, rid: int) -> Received:
+        """The response to request `rid` (waits for it)."""
+        deadline = time.perf_counter() + self.timeout
+        with self._cond:
+            while rid not in self._responses:
+                left = deadline - time.perf_counter()
+                if left <= 0 or self.proc.poll() is not None:
+                    raise TimeoutError(f"no answer to request {rid} within {self.timeout:.0f} s")
+                self._cond.wait(min(left, 1.0))
+            return self._responses.pop(rid)
 
     def wait_diagnostics(self, uri: str, version: int) -> Received:
         """The next publishDiagnostics for `uri` at `version` (older ones are skipped)."""

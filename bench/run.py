@@ -16,10 +16,16 @@ measures, each as median and p95 over repeated runs:
          line/column of every issue and of its related places, from the text, nothing cached;
 - (b) round trip: one keystroke (a ranged didChange typing or deleting one character in the middle
          of the document) until the real server, started as `python -m grooph_lsp` over stdio with
-         debounce 0, has published the diagnostics of that version;
+         the default settings (its own wait before validating included), has published the
+         diagnostics of that version; and continuous typing (a key every 25 ms): the longest time
+         without a publish, and the last key's own diagnostics;
 - (c) formatting: a textDocument/formatting request on the open document;
 - (d) quick fix: a textDocument/codeAction request (only: quickfix) on the misspelt reference of a
-         document with faults;
+         document with faults, from a client that resolves edits later (as VS Code), and the
+         codeAction/resolve of the first action when the server left the edit for it;
+- (f) responsiveness: a hover in a small second document, idle and sent right after a keystroke and
+         a save in this one (a save validates at once, so it arrives during this document's analysis), and whether it was answered
+         before this document's diagnostics came;
 - (e) memory: the server's peak resident memory (VmHWM), once idle after initialize and once after
          everything above on this document (a fresh server per document).
 
@@ -169,44 +175,93 @@ def _position(text: str, offset: int) -> dict:
     return {"line": line, "character": col}
 
 
-def measure_server(doc: Document, repeats: int, workdir: Path, file: Path) -> dict:
+TYPING_GAP_MS = 25       # continuous typing: one key every 25 ms
+TYPING_KEYS = 80         # for two seconds
+
+
+def _publishes(server: LspServerProcess, uri: str, until: float) -> list[tuple[float, int]]:
+    """(time, version) of every publishDiagnostics for `uri` read before `until` (perf_counter)."""
+    import queue
+
+    out = []
+    while True:
+        left = until - time.perf_counter()
+        try:
+            got = server.notifications.get(timeout=max(0.0, left)) if left > 0 else server.notifications.get_nowait()
+        except queue.Empty:
+            return out
+        m = got.message
+        if m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri:
+            out.append((got.at, m["params"].get("version")))
+
+
+def measure_server(doc: Document, repeats: int, workdir: Path, file: Path, *, server_root: Path = ROOT,
+                   companion: tuple[Document, Path] | None = None) -> dict:
+    """Everything through the real server, started with the settings a user has (no options)."""
     uri = file.as_uri()
     out: dict = {}
-    with LspServerProcess(str(ROOT), init_options={"grooph": {"debounceMs": 0}}) as server:
+    lang = "grooph-map" if doc.kind == "map" else "grooph"
+    with LspServerProcess(str(server_root), init_options={}) as server:
         out["idle_hwm_kb"] = server.status("VmHWM")
         version = 1
         t = server.notify("textDocument/didOpen", {"textDocument": {
-            "uri": uri, "languageId": "grooph-map" if doc.kind == "map" else "grooph", "version": version, "text": doc.text}})
+            "uri": uri, "languageId": lang, "version": version, "text": doc.text}})
         got = server.wait_diagnostics(uri, version)
         out["open_ms"] = (got.at - t) * 1000
         diagnostics = got.message["params"]["diagnostics"]
         out["diagnostics"] = len(diagnostics)
 
-        # (b) keystrokes: type one character in the middle, then delete it, and so on.
+        # (b) keystrokes, default settings (the server's own wait included): type one character in the
+        # middle, then delete it, and so on, each time until that version's diagnostics arrive.
         at = _position(doc.text, doc.edit_at)
         after = {"line": at["line"], "character": at["character"] + 1}
+
+        inserted = False
+
+        def keystroke(_k: int = 0) -> float:
+            """Type "x" in the middle, or delete the "x" typed before."""
+            nonlocal version, inserted
+            version += 1
+            change = ({"range": {"start": at, "end": after}, "text": ""} if inserted
+                      else {"range": {"start": at, "end": at}, "text": "x"})
+            inserted = not inserted
+            return server.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
+                                                             "contentChanges": [change]})
+
         samples = []
         cpu_start = 0.0
         for k in range(repeats + 2):
             if k == 2:
                 cpu_start = server.cpu_seconds()
-            version += 1
-            change = ({"range": {"start": at, "end": at}, "text": "x"} if k % 2 == 0
-                      else {"range": {"start": at, "end": after}, "text": ""})
-            t = server.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
-                                                          "contentChanges": [change]})
+            t = keystroke(k)
             got = server.wait_diagnostics(uri, version)
             if k >= 2:
                 samples.append((got.at - t) * 1000)
-        if version % 2 == 0:  # leave the text as generated (an even number of keystrokes)
-            version += 1
-            server.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
-                                                     "contentChanges": [{"range": {"start": at, "end": after}, "text": ""}]})
-            diagnostics = server.wait_diagnostics(uri, version).message["params"]["diagnostics"]
         out["round_trip"] = summary(samples)
         # The server's own CPU per keystroke (mean; /proc counts in clock ticks): steadier than wall
         # time on a busy machine, so it is the figure to compare two versions of the code by.
         out["round_trip_server_cpu_ms"] = (server.cpu_seconds() - cpu_start) * 1000 / max(1, len(samples))
+
+        # (b2) continuous typing: a key every TYPING_GAP_MS; the longest wait between two publishes
+        # while typing (from the first key), and from the last key to its own diagnostics.
+        keys = TYPING_KEYS if doc.chars < 500_000 else TYPING_KEYS // 2
+        seen: list[tuple[float, int]] = []
+        first = None
+        for k in range(keys):
+            t = keystroke(k)
+            first = first or t
+            seen += _publishes(server, uri, t + TYPING_GAP_MS / 1000)
+        last_key, last_version = t, version
+        own = [a for a, v in seen if v == last_version]
+        last_at = own[0] if own else server.wait_diagnostics(uri, last_version).at
+        during = [a for a, _ in seen if a <= last_key]
+        marks = [first] + during + [last_key]
+        out["typing"] = {"keys": keys, "gap_ms": TYPING_GAP_MS, "publishes_while_typing": len(during),
+                         "longest_silence_ms": max(b - a for a, b in zip(marks, marks[1:])) * 1000,
+                         "last_key_to_diagnostics_ms": (last_at - last_key) * 1000}
+        if inserted:  # leave the text as generated
+            keystroke()
+            server.wait_diagnostics(uri, version)
 
         # (c) formatting of the open document.
         params = {"textDocument": {"uri": uri}, "options": {"tabSize": 2, "insertSpaces": True}}
@@ -218,17 +273,52 @@ def measure_server(doc: Document, repeats: int, workdir: Path, file: Path) -> di
         out["formatting"] = summary(fmt)
         out["formatting_edits"] = len(edits or [])
 
-        # (d) a quick fix on the misspelt reference.
+        # (d) a quick fix on the misspelt reference, as VS Code asks (resolveSupport for the edit), and
+        # the codeAction/resolve of its first action when the server answers with titles only.
         if doc.dangling is not None:
             rng = {"start": _position(doc.text, doc.dangling[0]), "end": _position(doc.text, doc.dangling[1])}
             ctx = [d for d in diagnostics if d.get("code") == "E_DANGLING_REF"]
             params = {"textDocument": {"uri": uri}, "range": rng, "context": {"diagnostics": ctx, "only": ["quickfix"]}}
-            fixes, actions = [], None
+            fixes, resolves, actions = [], [], None
             for _ in range(max(3, repeats // 2)):
                 ms, actions = server.timed_request("textDocument/codeAction", params)
                 fixes.append(ms)
+                first_action = (actions or [None])[0]
+                if first_action is not None and "edit" not in first_action:
+                    ms, resolved = server.timed_request("codeAction/resolve", first_action)
+                    resolves.append(ms)
             out["quick_fix"] = summary(fixes)
+            out["quick_fix_resolve"] = summary(resolves)
             out["quick_fix_titles"] = [a.get("title") for a in actions or []]
+
+        # (f) a hover in another, small document sent right after a keystroke and a save here (a save
+        # validates at once), so that it arrives while this document is being analysed: its answer time, beside the same hover when idle, and
+        # whether it came before this document's diagnostics.
+        if companion is not None:
+            small, small_file = companion
+            small_uri = small_file.as_uri()
+            server.notify("textDocument/didOpen", {"textDocument": {
+                "uri": small_uri, "languageId": "grooph-map" if small.kind == "map" else "grooph", "version": 1,
+                "text": small.text}})
+            server.wait_diagnostics(small_uri, 1)
+            hp = {"textDocument": {"uri": small_uri}, "position": _position(small.text, small.edit_at)}
+            idle, busy, first_count = [], [], 0
+            for k in range(max(3, repeats // 2)):
+                idle.append(server.timed_request("textDocument/hover", hp)[0])
+                keystroke(k)
+                # a save validates at once (no wait), so the hover lands while the analysis runs
+                server.notify("textDocument/didSave", {"textDocument": {"uri": uri}})
+                rid, t = server.send("textDocument/hover", hp)
+                answer = server.answer(rid)
+                published = server.wait_diagnostics(uri, version)
+                busy.append((answer.at - t) * 1000)
+                first_count += answer.at < published.at
+            if inserted:
+                keystroke()
+                server.wait_diagnostics(uri, version)
+            out["hover_idle"] = summary(idle)
+            out["hover_during_analysis"] = summary(busy)
+            out["hover_before_diagnostics"] = f"{first_count}/{len(busy)}"
         out["peak_hwm_kb"] = server.status("VmHWM")
         out["rss_kb"] = server.status("VmRSS")
     return out
@@ -249,7 +339,7 @@ def _ratio(a, b) -> str:
 
 def table(results: list[dict], clock: str = "cpu") -> str:
     head = ("doc", "chars", "issues", "floor", "peer", "ours(a)", "a p95", "/peer", "/floor",
-            "rt p50", "rt p95", "rt cpu", "fmt", "fix", "mem MB", "mem/text")
+            "rt p50", "rt p95", "rt cpu", "typing", "fmt", "fix", "resolve", "hover", "hover busy", "mem MB", "mem/text")
     rows = [head]
     for r in results:
         a = r["analysis"][clock]
@@ -262,8 +352,10 @@ def table(results: list[dict], clock: str = "cpu") -> str:
             f"{r['kind']}{' +faults' if r['faults'] else ''}", f"{r['chars']:,}", str(len(r["issues"])),
             _ms(floor), _ms(peer), _ms(a["p50"]), _ms(a["p95"]), _ratio(a["p50"], peer), _ratio(a["p50"], floor),
             _ms(srv.get("round_trip", {}).get("p50")), _ms(srv.get("round_trip", {}).get("p95")),
-            _ms(srv.get("round_trip_server_cpu_ms")),
+            _ms(srv.get("round_trip_server_cpu_ms")), _ms(srv.get("typing", {}).get("longest_silence_ms")),
             _ms(srv.get("formatting", {}).get("p50")), _ms(srv.get("quick_fix", {}).get("p50")),
+            _ms(srv.get("quick_fix_resolve", {}).get("p50")), _ms(srv.get("hover_idle", {}).get("p50")),
+            _ms(srv.get("hover_during_analysis", {}).get("p50")),
             "-" if mem is None else f"{mem / 1024:.0f} (+{growth / 1024:.0f})",
             "-" if mem is None else f"{growth * 1024 / r['bytes']:.1f}",
         ))
@@ -280,9 +372,13 @@ LEGEND = """\
 times in ms, medians unless marked p95; floor = json.loads; peer = vscode-json-languageservice parse+validate;
 ours(a) = full analysis with every issue placed; /peer, /floor = ours(a) median over theirs;
 floor, peer and ours(a) are on the clock chosen with --clock (CPU time of the process by default);
-rt = keystroke round trip didChange -> publishDiagnostics over stdio (wall); rt cpu = the server's
-CPU time per keystroke (mean, from /proc); fmt = formatting request;
-fix = quick-fix codeAction request; mem MB = server peak VmHWM (+ growth over the idle server);
+rt = keystroke round trip didChange -> publishDiagnostics over stdio (wall), default settings (the
+server's own wait included); rt cpu = the server's CPU time per keystroke (mean, from /proc);
+typing = longest time without a publish while a key comes every 25 ms; fmt = formatting request;
+fix = quick-fix codeAction request from a client with resolveSupport (as VS Code); resolve = the
+codeAction/resolve of its first action (when the edit was left for it); hover = a hover in a small
+document, idle; hover busy = the same sent right after a keystroke and a save in this document
+(during its analysis); mem MB = server peak VmHWM (+ growth over the idle server);
 mem/text = that growth over the document's UTF-8 size."""
 
 
@@ -337,7 +433,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sizes", type=int, nargs="+", help="document sizes in characters (default 2k 24k 240k 1M)")
     ap.add_argument("--kinds", nargs="+", choices=("graph", "map"), default=["graph", "map"])
     ap.add_argument("--repeats", type=int, help="timed runs per measure (default by size)")
-    ap.add_argument("--no-server", action="store_true", help="skip (b)-(e), the measures through the server")
+    ap.add_argument("--no-server", action="store_true", help="skip (b)-(f), the measures through the server")
+    ap.add_argument("--server-root", default=str(ROOT),
+                    help="run the server from this checkout (e.g. an older one, for a before/after comparison)")
     ap.add_argument("--no-peer", action="store_true", help="skip the peer")
     ap.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
                     help="clock of the floor/peer/analysis columns and ratios (round trips are always wall)")
@@ -355,6 +453,12 @@ def main(argv: list[str] | None = None) -> int:
             files[d.name] = workdir / d.name
             files[d.name].write_text(d.text, encoding="utf-8")
         repeats = {d.name: repeats_for(d.chars, args.quick, args.repeats) for d in docs}
+        from bench.generate import graph_document
+
+        small = graph_document(2_000)
+        small_file = workdir / ("companion-" + small.name)
+        small_file.write_text(small.text, encoding="utf-8")
+        companion = (small, small_file)
         peer = {"error": "skipped (--no-peer)"} if args.no_peer else run_peer(docs, files, repeats, workdir)
         if "error" in peer:
             print(f"peer: {peer['error']}", file=sys.stderr)
@@ -367,7 +471,8 @@ def main(argv: list[str] | None = None) -> int:
             if "results" in peer:
                 r["peer"] = peer["results"][d.name]
             if not args.no_server:
-                r["server"] = measure_server(d, repeats[d.name], workdir, files[d.name])
+                r["server"] = measure_server(d, repeats[d.name], workdir, files[d.name],
+                                             server_root=Path(args.server_root), companion=companion)
             results.append(r)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)

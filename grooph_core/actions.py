@@ -101,6 +101,62 @@ def quick_fixes(analysis: Analysis, issues: list[Issue], *, export: bool = False
     return out
 
 
+@dataclass(frozen=True)
+class FixOffer:
+    """A quick fix as the menu shows it, before its edit is made (issue 13: titles first, the edit on
+    `codeAction/resolve`): the repair builders' proposal, not yet put through the §8.2 checks."""
+
+    title: str
+    repair_class: str
+    issue: Issue
+    fill: str | None = None
+
+    @property
+    def preferred(self) -> bool:
+        return self.repair_class in ("safe", "preferred")
+
+
+def fix_offers(analysis: Analysis, issues: list[Issue]) -> list[FixOffer]:
+    """The repairs of operations.md §8 proposed for these issues, best first per issue, without the
+    checks (which validate the whole document once per candidate: about 100 ms each at 1M characters).
+    Only what the checks would refuse on sight is left out: an operation-based repair of a map or of a
+    document with structural errors (§8.2 item 2). `resolve_offer` runs the checks."""
+    if _needs_parsed(analysis) is not None:
+        return []
+    from grooph_core.ops.doc_edits import is_edit_list
+    from grooph_core.ops.repairs import candidates_for
+
+    structural = any(i.code == "E_SCHEMA" for i in analysis.issues)
+    out: list[FixOffer] = []
+    for issue in issues:
+        for c in candidates_for(issue, analysis.value, analysis.kind):
+            if not is_edit_list(c.ops) and (analysis.kind != "graph" or structural):
+                continue
+            out.append(FixOffer(c.title, c.kind, issue, c.fill))
+    return out
+
+
+def resolve_offer(analysis: Analysis, issue: Issue, title: str, *, export: bool = False) -> QuickFix | Refused:
+    """The edit of the offer titled `title` for `issue`, made only when the repair passes every check
+    of §8.2 on this document (the same checks `quick_fixes` runs), else why it is withheld."""
+    refused = _needs_parsed(analysis)
+    if refused is not None:
+        return refused
+    from grooph_core.ops.repairs import repairs_for, result_of
+
+    for repair in repairs_for(issue, analysis.value, analysis.kind, export=export):
+        if repair.title == title:
+            new_doc = result_of(repair, analysis.value, analysis.kind)
+            if new_doc is not None:
+                return QuickFix(repair.title, repair.kind, tuple(change_edits(analysis, new_doc)), issue, repair.fill)
+            break
+    return Refused(f'"{title}" was not applied: checked on this version of the document, it would not remove '
+                   "the issue without raising another or loosening a brake (operations.md §8.2). Nothing was changed.")
+
+
+FIX_ALL_TITLE = "Fix all safe issues"
+
+
 def fix_all(analysis: Analysis, *, export: bool = False) -> QuickFix | None:
     """Every safe repair, applied one at a time with re-validation (operations.md §8.2)."""
     if _needs_parsed(analysis) is not None:
@@ -110,7 +166,7 @@ def fix_all(analysis: Analysis, *, export: bool = False) -> QuickFix | None:
     new_doc, titles = repair_all(analysis.value, analysis.kind, export=export)
     if not titles:
         return None
-    title = "Fix all safe issues: " + "; ".join(titles) if len(titles) <= 3 else f"Fix all {len(titles)} safe issues"
+    title = f"{FIX_ALL_TITLE}: " + "; ".join(titles) if len(titles) <= 3 else f"Fix all {len(titles)} safe issues"
     return QuickFix(title, "safe", tuple(change_edits(analysis, new_doc)), None)
 
 

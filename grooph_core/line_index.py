@@ -223,6 +223,29 @@ class LineIndex:
         b = self.position(end, encoding)
         return a[0], a[1], b[0], b[1]
 
+    def edited(self, start: int, end: int, inserted: str, new_text: str) -> "LineIndex":
+        """The index of `new_text`, which is this text with [start, end) replaced by `inserted`.
+        When this index's line table was built and neither text has a `\r`, the new table is this
+        one with the edited lines spliced and the rest shifted (a keystroke in a 1M-character
+        document: about 1 ms instead of re-reading the whole text); otherwise it is built lazily."""
+        new = LineIndex(new_text)
+        if self._built is None or not self._no_cr() or "\r" in inserted:
+            return new
+        starts = self._built
+        keep = bisect_right(starts, start)     # lines starting at or before the edit are untouched
+        after = bisect_right(starts, end)      # lines starting past the edit move by `delta`
+        delta = len(inserted) - (end - start)
+        table = starts[:keep]
+        pos = inserted.find("\n")
+        while pos >= 0:
+            table.append(start + pos + 1)
+            pos = inserted.find("\n", pos + 1)
+        tail = starts[after:]
+        table.extend(array("q", map(delta.__add__, tail)) if delta else tail)
+        new._built = table
+        new._has_cr = False
+        return new
+
     def _no_cr(self) -> bool:
         if self._has_cr is None:
             self._has_cr = "\r" in self.text

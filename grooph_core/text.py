@@ -6,6 +6,7 @@ follow ECMAScript, not Python. Every module that needs one of these asks here.
 
 from __future__ import annotations
 
+import bisect
 import json
 import math
 import re
@@ -266,6 +267,31 @@ def osa_within(a: str, b: str, limit: int) -> int:
             return over
         prev2, prev = prev, cur
     return prev[lb]
+
+
+def nearest_words(word: str, candidates, k: int, *, skip: str | None = None) -> list[str]:
+    """The `k` candidates closest to `word` by optimal-string-alignment distance (lower-cased; ties:
+    candidate order), leaving out `skip`: what sorting them all by `osa_distance` gives, with each
+    candidate past the first `k` measured only against the band of the k-th best so far."""
+    w = word.lower()
+    best: list[tuple[int, int, str]] = []  # (distance, order, candidate), sorted
+    for n, c in enumerate(candidates):
+        if c == skip:
+            continue
+        cl = c.lower()
+        if len(best) < k:
+            bisect.insort(best, (osa_distance(w, cl), n, c))
+            continue
+        if not k:
+            break
+        worst = best[-1][0]
+        if worst == 0:
+            break
+        d = (0 if cl == w else 1) if worst == 1 else osa_within(w, cl, worst - 1)
+        if d < worst:
+            bisect.insort(best, (d, n, c))
+            best.pop()
+    return [c for _, _, c in best]
 
 
 def did_you_mean(word: str, candidates) -> str | None:

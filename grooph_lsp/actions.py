@@ -18,6 +18,7 @@ from grooph_core.refactor import Refused
 from grooph_core.source import parse
 from grooph_core.text_edits import apply_edits
 from grooph_lsp.convert import to_lsp_range, to_offset
+from grooph_lsp.features import ContentModified
 
 if TYPE_CHECKING:
     from grooph_lsp.server import GroophServer
@@ -50,49 +51,74 @@ def preview_file_name(uri: str, name: str, view: str | None, theme: str) -> str:
     return f"{stem}-{digest}-{view or 'picture'}-{theme}.svg"
 
 
-def _workspace_edit(ls: "GroophServer", doc, edits) -> lsp.WorkspaceEdit:
+def _workspace_edit(ls: "GroophServer", uri: str, version: int, lines, edits) -> lsp.WorkspaceEdit:
+    """Edits of one version of a document, placed with that version's line index."""
     from grooph_lsp.features import lsp_edits
 
     return lsp.WorkspaceEdit(document_changes=[lsp.TextDocumentEdit(
-        text_document=lsp.OptionalVersionedTextDocumentIdentifier(uri=doc.uri, version=doc.version),
-        edits=lsp_edits(ls, doc, list(edits)),
+        text_document=lsp.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version),
+        edits=lsp_edits(ls, lines, list(edits)),
     )])
+
+
+def resolves_edits(ls: "GroophServer") -> bool:
+    """The client resolves a code action's edit later (`codeAction/resolve`) and keeps its `data`."""
+    td = ls.client_capabilities.text_document
+    ca = td.code_action if td else None
+    return bool(ca and ca.data_support and ca.resolve_support and "edit" in (ca.resolve_support.properties or []))
+
+
+def _chosen_issues(analysis, params: lsp.CodeActionParams, encoding: str) -> tuple[list, dict]:
+    """The issues the request is about: the diagnostics it names (when they are of this version),
+    else every issue overlapping its range; and the client's diagnostics by issue index."""
+    diag_by_index = {}
+    for d in params.context.diagnostics or []:
+        if isinstance(d.data, dict) and isinstance(d.data.get("index"), int):
+            diag_by_index[d.data["index"]] = d
+    chosen = [analysis.issues[i] for i in sorted(diag_by_index)
+              if i < len(analysis.issues) and analysis.issues[i].code == diag_by_index[i].code]
+    if not chosen:
+        lines = analysis.line_index
+        start = to_offset(lines, params.range.start, encoding)
+        end = to_offset(lines, params.range.end, encoding)
+        chosen = [i for i in analysis.issues if _overlaps(analysis.span(i), start, end)]
+    return chosen, diag_by_index
 
 
 def register(server: "GroophServer") -> None:
 
     @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION, lsp.CodeActionOptions(
-        code_action_kinds=[lsp.CodeActionKind.QuickFix, FIX_ALL], resolve_provider=False))
-    def code_action(ls, params: lsp.CodeActionParams) -> list[lsp.CodeAction] | None:
+        code_action_kinds=[lsp.CodeActionKind.QuickFix, FIX_ALL], resolve_provider=True))
+    async def code_action(ls, params: lsp.CodeActionParams) -> list[lsp.CodeAction] | None:
+        """Quick fixes and fix-all. A client that resolves edits gets titles at once (the checks and
+        the edit wait for `codeAction/resolve`); another gets every action with its edit, made in the
+        request worker so the event loop keeps answering."""
         doc = ls.served(params.text_document.uri)
         if doc is None:
             return None
-        analysis = ls.analysis(doc)
+        result = await ls.scheduler.result(doc)
+        analysis, version = result.analysis, result.snapshot.version
         only = params.context.only
-        out: list[lsp.CodeAction] = []
-        want_fix_all = only is None or any(_kind_matches(FIX_ALL, k) for k in only)
+        asked_fix_all = only is not None and any(_kind_matches(FIX_ALL, k) for k in only)
         want_quick = only is None or any(_kind_matches(lsp.CodeActionKind.QuickFix, k) for k in only)
-        if want_quick:
-            diag_by_index = {}
-            for d in params.context.diagnostics or []:
-                if isinstance(d.data, dict) and isinstance(d.data.get("index"), int):
-                    diag_by_index[d.data["index"]] = d
-            # the client names the diagnostics it asks about (when they are of this version)
-            chosen = [analysis.issues[i] for i in sorted(diag_by_index)
-                      if i < len(analysis.issues) and analysis.issues[i].code == diag_by_index[i].code]
-            if not chosen:
-                start = to_offset(doc.lines, params.range.start, ls.encoding)
-                end = to_offset(doc.lines, params.range.end, ls.encoding)
-                chosen = [i for i in analysis.issues if _overlaps(analysis.span(i), start, end)]
-            seen: set[tuple] = set()
+        lazy = resolves_edits(ls)
+        export = ls.settings.complete
+        chosen, diag_by_index = _chosen_issues(analysis, params, ls.encoding) if want_quick else ([], {})
+        index_of = {id(issue): n for n, issue in enumerate(analysis.issues)}
+        out: list[lsp.CodeAction] = []
+        fixes: list = []
+        if want_quick and chosen:
+            fixes = await ls.off_loop(lambda: core.fix_offers(analysis, chosen) if lazy
+                                      else core.quick_fixes(analysis, chosen, export=export))
+            seen: set = set()
             preferred_for: set[int] = set()
-            for fix in core.quick_fixes(analysis, chosen, export=ls.settings.complete):
-                key = (fix.title, fix.edits)
+            for fix in fixes:
+                n = index_of.get(id(fix.issue))
+                key = (fix.title, n) if lazy else (fix.title, fix.edits)
                 if key in seen:  # two issues with the same repair (one edge, two findings) give one action
                     continue
                 seen.add(key)
-                idx = analysis.issues.index(fix.issue) if fix.issue in analysis.issues else None
-                diag = diag_by_index.get(idx)
+                diag = diag_by_index.get(n)
                 preferred = fix.preferred and id(fix.issue) not in preferred_for  # one per diagnostic
                 if preferred:
                     preferred_for.add(id(fix.issue))
@@ -101,19 +127,58 @@ def register(server: "GroophServer") -> None:
                     kind=lsp.CodeActionKind.QuickFix,
                     diagnostics=[diag] if diag is not None else None,
                     is_preferred=preferred or None,
-                    edit=_workspace_edit(ls, doc, fix.edits),
                 )
+                if lazy:
+                    action.data = {"uri": doc.uri, "version": version, "issue": n, "code": fix.issue.code, "title": fix.title}
+                else:
+                    action.edit = _workspace_edit(ls, doc.uri, version, analysis.line_index, fix.edits)
                 if fix.fill:
                     action.command = lsp.Command(title="Go to the value to fill in", command=REVEAL_FILL, arguments=[doc.uri, fix.fill])
                 out.append(action)
-        if want_fix_all:
-            fix = core.fix_all(analysis, export=ls.settings.complete)
+        if asked_fix_all or (only is None and not lazy):
+            fix = await ls.off_loop(lambda: core.fix_all(analysis, export=export))
             if fix is not None:
-                out.append(lsp.CodeAction(title=fix.title, kind=FIX_ALL, edit=_workspace_edit(ls, doc, fix.edits)))
+                out.append(lsp.CodeAction(title=fix.title, kind=FIX_ALL,
+                                          edit=_workspace_edit(ls, doc.uri, version, analysis.line_index, fix.edits)))
+        elif only is None and lazy and any(f.repair_class == "safe" for f in fixes):
+            # the menu under the cursor offers fix-all when a safe repair is among its quick fixes
+            out.append(lsp.CodeAction(title=core.FIX_ALL_TITLE, kind=FIX_ALL,
+                                      data={"uri": doc.uri, "version": version, "fixAll": True}))
         return out
 
+    @server.feature(lsp.CODE_ACTION_RESOLVE)
+    async def resolve_code_action(ls, action: lsp.CodeAction) -> lsp.CodeAction:
+        """The edit of an action offered with its title only, made and checked (§8.2) now, off the
+        event loop; withheld, with a message saying why, when the checks refuse it."""
+        data = action.data if isinstance(action.data, dict) else None
+        if data is None or action.edit is not None or not isinstance(data.get("uri"), str):
+            return action
+        doc = ls.served(data["uri"])
+        if doc is None or doc.version != data.get("version"):
+            raise ContentModified("The document changed since this action was offered; ask for the actions again.")
+        result = await ls.scheduler.result(doc)
+        analysis, version = result.analysis, result.snapshot.version
+        export = ls.settings.complete
+        if data.get("fixAll"):
+            fix = await ls.off_loop(lambda: core.fix_all(analysis, export=export))
+            outcome = fix if fix is not None else Refused("No safe repair applies to this version of the document. Nothing was changed.")
+        else:
+            n = data.get("issue")
+            if not (isinstance(n, int) and 0 <= n < len(analysis.issues) and analysis.issues[n].code == data.get("code")
+                    and isinstance(data.get("title"), str)):
+                raise ContentModified("This action no longer matches the document's diagnostics; ask for the actions again.")
+            issue = analysis.issues[n]
+            outcome = await ls.off_loop(lambda: core.resolve_offer(analysis, issue, data["title"], export=export))
+        if isinstance(outcome, Refused):
+            ls.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Warning, message=outcome.message))
+            return action
+        if data.get("fixAll"):
+            action.title = outcome.title
+        action.edit = _workspace_edit(ls, doc.uri, version, analysis.line_index, outcome.edits)
+        return action
+
     @server.command(PREVIEW)
-    def preview(ls, *args):
+    async def preview(ls, *args):
         uri, view, theme = (list(args) + [None, None, None])[:3]
         if not isinstance(uri, str):
             raise _refuse("grooph.preview needs the document's URI as its first argument: [uri, view?, theme?].")
@@ -125,7 +190,8 @@ def register(server: "GroophServer") -> None:
         theme = theme or ls.settings.preview_theme
         if view not in (None, "wide", "sequence"):
             raise _refuse(f'Unknown view {view!r}: use null, "wide" or "sequence".')
-        svg = core.preview_svg(ls.analysis(doc), view=view, theme=theme)
+        analysis = await ls.analysed(doc)
+        svg = await ls.off_loop(lambda: core.preview_svg(analysis, view=view, theme=theme))
         if isinstance(svg, Refused):
             raise _refuse(svg.message)
         folder = cache_dir()
@@ -146,12 +212,15 @@ def register(server: "GroophServer") -> None:
         doc = ls.served(uri) if isinstance(uri, str) else None
         if doc is None:
             raise _refuse(f"{uri!r} is not an open grooph document.")
-        outcome = core.operations_edits(ls.analysis(doc), ops)
+        done = await ls.scheduler.result(doc)
+        analysis = done.analysis
+        outcome = await ls.off_loop(core.operations_edits, analysis, ops)
         if not outcome.ok:
             return {"ok": False, "ids": [], "error": outcome.error}
         if outcome.edits:
             result = await ls.workspace_apply_edit_async(lsp.ApplyWorkspaceEditParams(
-                edit=_workspace_edit(ls, doc, outcome.edits), label="grooph: apply operations"))
+                edit=_workspace_edit(ls, doc.uri, done.snapshot.version, analysis.line_index, outcome.edits),
+                label="grooph: apply operations"))
             if not result.applied:
                 return {"ok": False, "ids": list(outcome.ids), "error": {"index": -1, "op": "", "message": result.failure_reason or "the editor did not apply the edit"}}
         return {"ok": True, "ids": list(outcome.ids), "error": None}

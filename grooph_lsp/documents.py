@@ -62,26 +62,24 @@ class OpenDocument:
 
 
 class DocumentStore:
-    """The texts the client has open, and one cached analysis per (uri, version, options)."""
+    """The texts the client has open (their analyses are the scheduler's: grooph_lsp/scheduler.py)."""
 
     def __init__(self) -> None:
         self.docs: dict[str, OpenDocument] = {}
-        self._analysis: dict[str, tuple[tuple, Analysis]] = {}
         self.resolver_for = _resolver_for  # uri -> graph resolver; the workspace lays open texts over files
+        self.generation: dict[str, int] = {}  # uri -> count of changes outside its text (a map's graph file)
 
     def forget(self, uri: str) -> None:
-        """Drop a cached analysis whose inputs outside the text changed (a map's graph file)."""
-        self._analysis.pop(uri, None)
+        """An input outside the text changed (a map's graph file): the analysis of this version is stale."""
+        self.generation[uri] = self.generation.get(uri, 0) + 1
 
     def open(self, uri: str, text: str, version: int, language_id: str = "") -> OpenDocument:
         doc = OpenDocument(uri, text, version, language_id)
         self.docs[uri] = doc
-        self._analysis.pop(uri, None)
         return doc
 
     def close(self, uri: str) -> None:
         self.docs.pop(uri, None)
-        self._analysis.pop(uri, None)
 
     def get(self, uri: str) -> OpenDocument | None:
         return self.docs.get(uri)
@@ -92,36 +90,38 @@ class DocumentStore:
         if doc is None:
             return None
         text = doc.text
+        lines: LineIndex | None = doc.lines
         for ch in changes:
             rng = getattr(ch, "range", None)
             if rng is None:
-                text = ch.text
+                text, lines = ch.text, None
                 continue
-            # The first change is in the current version's coordinates: its cached index serves.
-            lines = doc.lines if text is doc.text else LineIndex(text)
+            # Each change is in the coordinates of the text left by the one before; the index is
+            # carried from version to version (LineIndex.edited), not rebuilt per keystroke.
+            lines = lines or LineIndex(text)
             start = lines.offset(rng.start.line, rng.start.character, encoding)
             end = lines.offset(rng.end.line, rng.end.character, encoding)
             if end < start:
                 start, end = end, start
-            text = text[:start] + ch.text + text[end:]
+            new_text = text[:start] + ch.text + text[end:]
+            lines = lines.edited(start, end, ch.text, new_text)
+            text = new_text
         doc.set_text(text)
+        doc._lines = lines
         doc.version = version
-        # The old version's analysis can never be served again; letting it go now frees its text and
-        # value before the new version is analysed (a lower memory peak on large documents).
-        self._analysis.pop(uri, None)
         return doc
 
-    def analysis(self, doc: OpenDocument, *, export: bool, max_chars: int) -> Analysis:
-        """The analysis of this version of the document (computed once per version and options)."""
-        key = (doc.version, len(doc.text), export, max_chars)
-        hit = self._analysis.get(doc.uri)
-        if hit is not None and hit[0] == key and hit[1].text is doc.text:
-            return hit[1]
-        result = analyze(doc.text, name=doc.name, export=export, resolver=self.resolver_for(doc.uri), max_chars=max_chars)
-        if not result._lines:  # one line index per version: the diagnostics and the next change share it
-            result._lines.append(doc.lines)
-        self._analysis[doc.uri] = (key, result)
-        return result
+
+def analyse_text(uri: str, name: str, text: str, *, export: bool, max_chars: int,
+                 lines: LineIndex | None = None, resolver=None) -> Analysis:
+    """The analysis of one version's text (a function of its arguments and the files a map names: safe
+    in a worker thread). `resolver` looks up a map's graphs; by default, beside the map on disk."""
+    if resolver is None:
+        resolver = _resolver_for(uri)
+    result = analyze(text, name=name, export=export, resolver=resolver, max_chars=max_chars)
+    if lines is not None and not result._lines:  # one line index per version, shared with the document
+        result._lines.append(lines)
+    return result
 
 
 def _resolver_for(uri: str):

@@ -47,6 +47,13 @@ class RequestRefused(JsonRpcException):
         log.info("refused: %s", message)
 
 
+class ContentModified(RequestRefused):
+    """ContentModified (LSP 3.17): the request was about a version the document no longer has (a code
+    action resolved after the text changed); the client asks again."""
+
+    CODE = -32801
+
+
 class QuietRefusals(logging.Filter):
     """pygls logs every exception a handler raises, traceback and all, at ERROR; a refusal is an
     answer to the user, not a fault of the server, so its record is dropped (issue 9: no traceback
@@ -57,8 +64,8 @@ class QuietRefusals(logging.Filter):
         return not isinstance(exc, RequestRefused)
 
 
-def lsp_edits(ls: "GroophServer", doc, edits: list[TextEdit]) -> list[lsp.TextEdit]:
-    lines = doc.lines
+def lsp_edits(ls: "GroophServer", lines, edits: list[TextEdit]) -> list[lsp.TextEdit]:
+    """Edits in LSP form, placed with the line index of the version they were made for."""
     return [lsp.TextEdit(range=to_lsp_range(lines, (e.start, e.end), ls.encoding), new_text=e.text) for e in edits]
 
 
@@ -90,15 +97,18 @@ def _snippet_support(ls: "GroophServer") -> bool:
     return bool(item and item.snippet_support)
 
 
-def _doc_and_offset(ls: "GroophServer", uri: str, pos: lsp.Position):
+async def _doc_and_offset(ls: "GroophServer", uri: str, pos: lsp.Position):
+    """The document, the analysis of its version as the request came, and the offset of `pos` in it
+    (the analysis is waited for off the event loop; its own line index places everything)."""
     doc = ls.served(uri)
     if doc is None:
         return None, None, None
-    return doc, ls.analysis(doc), to_offset(doc.lines, pos, ls.encoding)
+    analysis = await ls.analysed(doc)
+    return doc, analysis, to_offset(analysis.line_index, pos, ls.encoding)
 
 
-def _symbol(ls: "GroophServer", doc, analysis, sym: Symbol) -> lsp.DocumentSymbol:
-    lines = doc.lines
+def _symbol(ls: "GroophServer", analysis, sym: Symbol) -> lsp.DocumentSymbol:
+    lines = analysis.line_index
     full = (analysis.extent(sym.pointer) if sym.pointer else None) or (0, len(analysis.text))
     sel = analysis.pointer_span(sym.id_pointer) if sym.id_pointer else full
     if not (full[0] <= sel[0] and sel[1] <= full[1]):
@@ -109,8 +119,28 @@ def _symbol(ls: "GroophServer", doc, analysis, sym: Symbol) -> lsp.DocumentSymbo
         kind=SYMBOL_KINDS.get(sym.kind, lsp.SymbolKind.Object),
         range=to_lsp_range(lines, full, ls.encoding),
         selection_range=to_lsp_range(lines, sel, ls.encoding),
-        children=[_symbol(ls, doc, analysis, c) for c in sym.children],
+        children=[_symbol(ls, analysis, c) for c in sym.children],
     )
+
+
+def _folds(analysis) -> list[lsp.FoldingRange]:
+    """A fold for every outline entry written over more than one line."""
+    lines = analysis.line_index
+    out: list[lsp.FoldingRange] = []
+
+    def walk(sym: Symbol) -> None:
+        span = analysis.extent(sym.pointer) if sym.pointer else None
+        if span is not None:
+            s, e = span
+            (sl, _), (el, _) = lines.position(s), lines.position(e)
+            if el > sl:
+                out.append(lsp.FoldingRange(start_line=sl, end_line=el))
+        for c in sym.children:
+            walk(c)
+
+    for s in document_symbols(analysis.value, analysis.kind):
+        walk(s)
+    return out
 
 
 def register(server: "GroophServer") -> None:
@@ -120,35 +150,36 @@ def register(server: "GroophServer") -> None:
         rpc_log.addFilter(QuietRefusals())
 
     @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
-    def formatting(ls: "GroophServer", params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit] | None:
+    async def formatting(ls: "GroophServer", params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit] | None:
         doc = ls.served(params.text_document.uri)
         if doc is None:
             return None
-        result = format_edits(ls.analysis(doc))
+        analysis = await ls.analysed(doc)
+        result = await ls.off_loop(format_edits, analysis)
         if isinstance(result, Refused):
             ls.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Warning, message=result.message))
             return None
-        return lsp_edits(ls, doc, result)
+        return lsp_edits(ls, analysis.line_index, result)
 
     @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
-    def definition(ls: "GroophServer", params: lsp.DefinitionParams) -> list[lsp.Location] | None:
-        doc, analysis, offset = _doc_and_offset(ls, params.text_document.uri, params.position)
+    async def definition(ls: "GroophServer", params: lsp.DefinitionParams) -> list[lsp.Location] | None:
+        doc, analysis, offset = await _doc_and_offset(ls, params.text_document.uri, params.position)
         if doc is None:
             return None
         spans = definition_at(analysis, offset)
-        return [lsp.Location(uri=doc.uri, range=to_lsp_range(doc.lines, s, ls.encoding)) for s in spans] or None
+        return [lsp.Location(uri=doc.uri, range=to_lsp_range(analysis.line_index, s, ls.encoding)) for s in spans] or None
 
     @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
-    def references(ls: "GroophServer", params: lsp.ReferenceParams) -> list[lsp.Location] | None:
-        doc, analysis, offset = _doc_and_offset(ls, params.text_document.uri, params.position)
+    async def references(ls: "GroophServer", params: lsp.ReferenceParams) -> list[lsp.Location] | None:
+        doc, analysis, offset = await _doc_and_offset(ls, params.text_document.uri, params.position)
         if doc is None:
             return None
-        spans = references_at(analysis, offset, include_declaration=params.context.include_declaration)
-        return [lsp.Location(uri=doc.uri, range=to_lsp_range(doc.lines, s, ls.encoding)) for s in spans] or None
+        spans = await ls.off_loop(lambda: references_at(analysis, offset, include_declaration=params.context.include_declaration))
+        return [lsp.Location(uri=doc.uri, range=to_lsp_range(analysis.line_index, s, ls.encoding)) for s in spans] or None
 
     @server.feature(lsp.TEXT_DOCUMENT_PREPARE_RENAME)
-    def prepare_rename(ls: "GroophServer", params: lsp.PrepareRenameParams) -> Any:
-        doc, analysis, offset = _doc_and_offset(ls, params.text_document.uri, params.position)
+    async def prepare_rename(ls: "GroophServer", params: lsp.PrepareRenameParams) -> Any:
+        doc, analysis, offset = await _doc_and_offset(ls, params.text_document.uri, params.position)
         if doc is None:
             return None
         result = prepare_rename_at(analysis, offset)
@@ -157,51 +188,37 @@ def register(server: "GroophServer") -> None:
         if isinstance(result, Refused):
             raise RequestRefused(result.message)
         span, text = result
-        return lsp.PrepareRenamePlaceholder(range=to_lsp_range(doc.lines, span, ls.encoding), placeholder=text)
+        return lsp.PrepareRenamePlaceholder(range=to_lsp_range(analysis.line_index, span, ls.encoding), placeholder=text)
 
     @server.feature(lsp.TEXT_DOCUMENT_RENAME, lsp.RenameOptions(prepare_provider=True))
-    def rename(ls: "GroophServer", params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
-        doc, analysis, offset = _doc_and_offset(ls, params.text_document.uri, params.position)
+    async def rename(ls: "GroophServer", params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
+        doc, analysis, offset = await _doc_and_offset(ls, params.text_document.uri, params.position)
         if doc is None:
             return None
-        result = rename_at(analysis, offset, params.new_name)
+        result = await ls.off_loop(rename_at, analysis, offset, params.new_name)
         if isinstance(result, Refused):
             raise RequestRefused(result.message)
-        return lsp.WorkspaceEdit(changes={doc.uri: lsp_edits(ls, doc, result)})
+        return lsp.WorkspaceEdit(changes={doc.uri: lsp_edits(ls, analysis.line_index, result)})
 
     @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
-    def symbols(ls: "GroophServer", params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol] | None:
+    async def symbols(ls: "GroophServer", params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol] | None:
         doc = ls.served(params.text_document.uri)
         if doc is None:
             return None
-        analysis = ls.analysis(doc)
-        return [_symbol(ls, doc, analysis, s) for s in document_symbols(analysis.value, analysis.kind)]
+        analysis = await ls.analysed(doc)
+        return await ls.off_loop(lambda: [_symbol(ls, analysis, s) for s in document_symbols(analysis.value, analysis.kind)])
 
     @server.feature(lsp.TEXT_DOCUMENT_FOLDING_RANGE)
-    def folding(ls: "GroophServer", params: lsp.FoldingRangeParams) -> list[lsp.FoldingRange] | None:
+    async def folding(ls: "GroophServer", params: lsp.FoldingRangeParams) -> list[lsp.FoldingRange] | None:
         doc = ls.served(params.text_document.uri)
         if doc is None:
             return None
-        analysis = ls.analysis(doc)
-        out: list[lsp.FoldingRange] = []
-
-        def walk(sym: Symbol) -> None:
-            span = analysis.extent(sym.pointer) if sym.pointer else None
-            if span is not None:
-                s, e = span
-                (sl, _), (el, _) = doc.lines.position(s), doc.lines.position(e)
-                if el > sl:
-                    out.append(lsp.FoldingRange(start_line=sl, end_line=el))
-            for c in sym.children:
-                walk(c)
-
-        for s in document_symbols(analysis.value, analysis.kind):
-            walk(s)
-        return out
+        analysis = await ls.analysed(doc)
+        return await ls.off_loop(_folds, analysis)
 
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
-    def hover(ls: "GroophServer", params: lsp.HoverParams) -> lsp.Hover | None:
-        doc, analysis, offset = _doc_and_offset(ls, params.text_document.uri, params.position)
+    async def hover(ls: "GroophServer", params: lsp.HoverParams) -> lsp.Hover | None:
+        doc, analysis, offset = await _doc_and_offset(ls, params.text_document.uri, params.position)
         if doc is None:
             return None
         result = core_hover.hover_at(analysis, offset)
@@ -209,14 +226,15 @@ def register(server: "GroophServer") -> None:
             return None
         return lsp.Hover(
             contents=_markup(ls, result.markdown, _hover_formats(ls)),
-            range=to_lsp_range(doc.lines, result.span, ls.encoding),
+            range=to_lsp_range(analysis.line_index, result.span, ls.encoding),
         )
 
     @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=['"', ":"]))
-    def completion(ls: "GroophServer", params: lsp.CompletionParams) -> lsp.CompletionList | None:
-        doc, analysis, offset = _doc_and_offset(ls, params.text_document.uri, params.position)
+    async def completion(ls: "GroophServer", params: lsp.CompletionParams) -> lsp.CompletionList | None:
+        doc, analysis, offset = await _doc_and_offset(ls, params.text_document.uri, params.position)
         if doc is None:
             return None
+        lines = analysis.line_index
         items = []
         formats = _completion_formats(ls)
         snippets = _snippet_support(ls)
@@ -228,10 +246,10 @@ def register(server: "GroophServer") -> None:
                 documentation=(_markup(ls, c.documentation, formats) if formats else _plain(c.documentation)) if c.documentation else None,
                 sort_text=f"{n:04d}",
                 filter_text=c.filter_text or None,
-                text_edit=lsp.TextEdit(range=to_lsp_range(doc.lines, c.span, ls.encoding),
+                text_edit=lsp.TextEdit(range=to_lsp_range(lines, c.span, ls.encoding),
                                        new_text=c.snippet if snippets and c.snippet else c.insert_text),
                 insert_text_format=lsp.InsertTextFormat.Snippet if snippets and c.snippet else None,
-                additional_text_edits=[lsp.TextEdit(range=to_lsp_range(doc.lines, (c.comma_at, c.comma_at), ls.encoding), new_text=",")]
+                additional_text_edits=[lsp.TextEdit(range=to_lsp_range(lines, (c.comma_at, c.comma_at), ls.encoding), new_text=",")]
                 if c.comma_at is not None else None,
             ))
         return lsp.CompletionList(is_incomplete=False, items=items)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Callable, TypeVar
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
@@ -16,12 +17,14 @@ from grooph_core import __version__
 from grooph_core.analysis import Analysis
 from grooph_lsp import features
 from grooph_lsp.convert import to_lsp_diagnostic
-from grooph_lsp.documents import DocumentStore, OpenDocument
+from grooph_lsp.documents import DocumentStore, OpenDocument, analyse_text
+from grooph_lsp.scheduler import Result, Scheduler, Snapshot
 from grooph_lsp.settings import Settings, merge
 
 log = logging.getLogger("grooph_lsp")
 
 FIX_ALL_KIND = "source.fixAll.grooph"
+T = TypeVar("T")
 
 
 class GroophProtocol(LanguageServerProtocol):
@@ -40,15 +43,18 @@ class GroophProtocol(LanguageServerProtocol):
 
 
 class GroophServer(LanguageServer):
-    """A pygls server with the grooph state: open documents, settings, pending validations."""
+    """A pygls server with the grooph state: open documents, settings, and the scheduler that analyses
+    them off the event loop (grooph_lsp/scheduler.py)."""
 
     def __init__(self) -> None:
         super().__init__("grooph-lsp", __version__, protocol_cls=GroophProtocol)
         self.store = DocumentStore()
         self.settings = Settings()
         self.pull = False
-        self.pending: dict[str, asyncio.Task] = {}
-        self.published: dict[str, int] = {}
+        self.scheduler = Scheduler(self._compute, self._analysis_key, self._publish_result,
+                                   lambda: self.settings.debounce_ms)
+        # Requests' own long work (formatting, code actions, rename …) runs here, beside the analyses.
+        self.request_worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="grooph-requests")
 
     # --- helpers used by the handlers -------------------------------------------------------
     @property
@@ -60,43 +66,58 @@ class GroophServer(LanguageServer):
         doc = self.store.get(uri)
         return doc if doc is not None and doc.served() else None
 
+    def _analysis_key(self, doc: OpenDocument) -> tuple:
+        return (doc.version, len(doc.text), self.settings.complete, self.settings.max_chars,
+                self.store.generation.get(doc.uri, 0))
+
+    def _compute(self, snap: Snapshot) -> tuple[Analysis | None, list[lsp.Diagnostic]]:
+        """Analyse a snapshot and build its diagnostics (runs in the scheduler's worker thread); a
+        document that is not a grooph one gets none."""
+        if not OpenDocument(snap.uri, snap.text, snap.version, snap.language_id).served():
+            return None, []
+        _, _, export, max_chars, _ = snap.key
+        a = analyse_text(snap.uri, snap.name, snap.text, export=export, max_chars=max_chars,
+                         resolver=self.store.resolver_for(snap.uri))
+        enc = self.encoding
+        return a, [to_lsp_diagnostic(a, issue, snap.uri, enc, n) for n, issue in enumerate(a.issues)]
+
     def analysis(self, doc: OpenDocument) -> Analysis:
-        return self.store.analysis(doc, export=self.settings.complete, max_chars=self.settings.max_chars)
+        """The current version's analysis, computed here if it is not ready (blocks: prefer `analysed`).
+        Only for a served document (`served`)."""
+        a = self.scheduler.compute_here(doc).analysis
+        assert a is not None, "analysis asked for a document that is not served"
+        return a
 
-    def diagnostics(self, doc: OpenDocument) -> list[lsp.Diagnostic]:
-        a = self.analysis(doc)
-        return [to_lsp_diagnostic(a, issue, doc.uri, self.encoding, n) for n, issue in enumerate(a.issues)]
+    async def analysed(self, doc: OpenDocument) -> Analysis:
+        """The current version's analysis, waited for off the event loop (a served document)."""
+        a = (await self.scheduler.result(doc)).analysis
+        assert a is not None, "analysis asked for a document that is not served"
+        return a
 
-    def publish(self, doc: OpenDocument) -> None:
-        """Push diagnostics for the document's current version, never older than one already pushed."""
+    async def off_loop(self, fn: Callable[..., T], *args: Any) -> T:
+        """`fn(*args)` in the request worker thread: the event loop keeps answering meanwhile."""
+        return await asyncio.get_running_loop().run_in_executor(self.request_worker, fn, *args)
+
+    def _publish_result(self, result: Result, current: bool) -> None:
+        """Push a result's diagnostics under its own version: it is the newest analysed (scheduler)."""
+        snap = result.snapshot
+        doc = self.store.get(snap.uri)
+        if self.pull or doc is None:
+            return
+        if current and doc._lines is None and result.analysis is not None:
+            doc._lines = result.analysis.line_index  # the next change's offsets need this version's lines
+        diags = result.diagnostics
+        self.scheduler.shown(snap.uri, snap.version)
+        self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=snap.uri, diagnostics=diags, version=snap.version))
+
+    def schedule(self, doc: OpenDocument, delay_ms: int | None = None) -> None:
+        """Validate the document: at once (`delay_ms` 0), or after the scheduler's wait for a change."""
         if self.pull:
             return
-        version = doc.version
-        if self.published.get(doc.uri, -(2**31)) > version:
-            return
-        diags = self.diagnostics(doc) if doc.served() else []
-        if self.store.get(doc.uri) is not doc or doc.version != version:
-            return  # a newer version arrived meanwhile; it publishes for itself
-        self.published[doc.uri] = version
-        self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=doc.uri, diagnostics=diags, version=version))
-
-    def schedule(self, doc: OpenDocument, delay_ms: int) -> None:
-        """Validate after `delay_ms`; a newer change cancels the pending one (newest version wins)."""
-        if self.pull:
-            return
-        old = self.pending.pop(doc.uri, None)
-        if old is not None:
-            old.cancel()
-        if delay_ms <= 0:
-            self.publish(doc)
-            return
-        self.pending[doc.uri] = asyncio.get_running_loop().create_task(self._later(doc, doc.version, delay_ms))
-
-    async def _later(self, doc: OpenDocument, version: int, delay_ms: int) -> None:
-        await asyncio.sleep(delay_ms / 1000)
-        if self.store.get(doc.uri) is doc and doc.version == version:
-            self.pending.pop(doc.uri, None)
-            self.publish(doc)
+        if delay_ms == 0:
+            self.scheduler.now(doc)
+        else:
+            self.scheduler.changed(doc)
 
     def revalidate_all(self) -> None:
         if self.pull:
@@ -163,8 +184,8 @@ def create_server() -> GroophServer:
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: GroophServer, params: lsp.DidOpenTextDocumentParams) -> None:
         td = params.text_document
+        ls.scheduler.forget(td.uri)
         doc = ls.store.open(td.uri, td.text, td.version, td.language_id)
-        ls.published.pop(td.uri, None)
         if doc.served():
             ls.schedule(doc, 0)
 
@@ -173,7 +194,7 @@ def create_server() -> GroophServer:
         td = params.text_document
         doc = ls.store.change(td.uri, td.version, list(params.content_changes), ls.encoding)
         if doc is not None:
-            ls.schedule(doc, ls.settings.debounce_ms)
+            ls.schedule(doc)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: GroophServer, params: lsp.DidSaveTextDocumentParams) -> None:
@@ -186,23 +207,23 @@ def create_server() -> GroophServer:
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: GroophServer, params: lsp.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
-        task = ls.pending.pop(uri, None)
-        if task is not None:
-            task.cancel()
+        ls.scheduler.forget(uri)
         ls.store.close(uri)
-        ls.published.pop(uri, None)
         if not ls.pull:
             ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
     @server.feature(lsp.TEXT_DOCUMENT_DIAGNOSTIC, lsp.DiagnosticOptions(identifier="grooph", inter_file_dependencies=False, workspace_diagnostics=False))
-    def pull_diagnostics(ls: GroophServer, params: lsp.DocumentDiagnosticParams) -> Any:
+    async def pull_diagnostics(ls: GroophServer, params: lsp.DocumentDiagnosticParams) -> Any:
+        """The version current when the request came, analysed off the event loop."""
         doc = ls.store.get(params.text_document.uri)
         if doc is None or not doc.served():
             return lsp.RelatedFullDocumentDiagnosticReport(items=[])
         result_id = f"{doc.uri}@{doc.version}@{ls.settings.complete}"
         if params.previous_result_id == result_id:
             return lsp.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
-        return lsp.RelatedFullDocumentDiagnosticReport(items=ls.diagnostics(doc), result_id=result_id)
+        result = await ls.scheduler.result(doc)
+        ls.scheduler.shown(doc.uri, result.snapshot.version)
+        return lsp.RelatedFullDocumentDiagnosticReport(items=result.diagnostics, result_id=result_id)
 
     features.register(server)
     from grooph_lsp import workspace_features  # last: it chains in front of the handlers above

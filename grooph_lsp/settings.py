@@ -9,8 +9,9 @@ THEMES = ("light", "dark", "auto")
 
 @dataclass(frozen=True)
 class Settings:
-    """What a user can set. `complete` runs the export check; `debounce_ms` delays validation while
-    typing; `preview_theme` is the picture theme; `max_chars` is the size limit for deep analysis;
+    """What a user can set. `complete` runs the export check; `debounce_ms` is the longest wait
+    before validating a change (the wait is the document's own analysis time: grooph_lsp/scheduler.py;
+    0: no wait); `preview_theme` is the picture theme; `max_chars` is the size limit for deep analysis;
     `workspace_diagnostics` checks every document under the workspace folders, open or not."""
 
     complete: bool = False

@@ -67,6 +67,21 @@ def _on_graph_root(ws: Workspace, uri: str, pos: lsp.Position) -> str | None:
     return path if where is None or where[0] in ("", "/id", "/name") else None
 
 
+async def _analysed(ws: Workspace, uri: str | None = None) -> None:
+    """Wait, off the event loop, for the current analysis of one open document (or of all of them), so
+    the facts read next come from the scheduler's result and never block the loop (issue 13)."""
+    docs = [ws.ls.served(uri)] if uri is not None else [d for d in list(ws.ls.store.docs.values()) if d.served()]
+    for doc in docs:
+        if doc is not None:
+            await ws.ls.analysed(doc)
+
+
+async def _answer(handler, params):
+    """The answer of a chained handler, sync or async (features.py's handlers are coroutines)."""
+    result = handler(params)
+    return await result if asyncio.iscoroutine(result) else result
+
+
 def register(server: "GroophServer") -> Workspace:
     """Register the workspace's features on a server whose other features are registered already."""
     ws = Workspace(server)
@@ -88,9 +103,7 @@ def register(server: "GroophServer") -> Workspace:
 
     async def did_change_configuration(params):
         before = server.settings
-        result = config_original(params)
-        if asyncio.iscoroutine(result):
-            await result
+        await _answer(config_original, params)
         await ws.settings_changed(before)
 
     features[lsp.WORKSPACE_DID_CHANGE_CONFIGURATION] = did_change_configuration
@@ -110,12 +123,12 @@ def register(server: "GroophServer") -> Workspace:
 
     pull_original = features[lsp.TEXT_DOCUMENT_DIAGNOSTIC]
 
-    def pull_diagnostics(params: lsp.DocumentDiagnosticParams):
+    async def pull_diagnostics(params: lsp.DocumentDiagnosticParams):
         """An open map's report changes when a graph it names does: the result id says so too."""
         suffix = f"#g{ws.dep_generation.get(params.text_document.uri, 0)}"
         prev = params.previous_result_id
         params.previous_result_id = prev[: -len(suffix)] if prev and prev.endswith(suffix) else None
-        report = pull_original(params)
+        report = await _answer(pull_original, params)
         if getattr(report, "result_id", None):
             report.result_id += suffix
         return report
@@ -128,10 +141,11 @@ def register(server: "GroophServer") -> Workspace:
     # --- maps linked to graphs ---------------------------------------------------------------
     definition_original = features[lsp.TEXT_DOCUMENT_DEFINITION]
 
-    def definition(params: lsp.DefinitionParams):
+    async def definition(params: lsp.DefinitionParams):
+        await _analysed(ws, params.text_document.uri)
         found = _link_at(ws, params.text_document.uri, params.position)
         if found is None or found[1].target is None:
-            return definition_original(params)
+            return await _answer(definition_original, params)
         target = found[1].target
         if ws.open_doc_at(target) is None and not os.path.isfile(target):
             return None
@@ -141,8 +155,9 @@ def register(server: "GroophServer") -> Workspace:
 
     references_original = features[lsp.TEXT_DOCUMENT_REFERENCES]
 
-    def references(params: lsp.ReferenceParams):
-        result = references_original(params)
+    async def references(params: lsp.ReferenceParams):
+        result = await _answer(references_original, params)
+        await _analysed(ws)
         graph = _on_graph_root(ws, params.text_document.uri, params.position)
         if graph is None:
             return result
@@ -157,10 +172,11 @@ def register(server: "GroophServer") -> Workspace:
 
     hover_original = features[lsp.TEXT_DOCUMENT_HOVER]
 
-    def hover(params: lsp.HoverParams):
+    async def hover(params: lsp.HoverParams):
+        await _analysed(ws, params.text_document.uri)
         found = _link_at(ws, params.text_document.uri, params.position)
         if found is None:
-            return hover_original(params)
+            return await _answer(hover_original, params)
         doc, link = found
         graph = _graph_facts(ws, link.target) if link.target else None
         from grooph_lsp.features import _hover_formats, _markup  # the client's markup choice, decided once
@@ -171,7 +187,8 @@ def register(server: "GroophServer") -> Workspace:
     features[lsp.TEXT_DOCUMENT_HOVER] = hover
 
     @server.feature(lsp.WORKSPACE_WILL_RENAME_FILES, RENAME_FILTERS)
-    def will_rename_files(ls: "GroophServer", params: lsp.RenameFilesParams) -> lsp.WorkspaceEdit | None:
+    async def will_rename_files(ls: "GroophServer", params: lsp.RenameFilesParams) -> lsp.WorkspaceEdit | None:
+        await _analysed(ws)
         renames = [(a, b) for a, b in ((uri_path(f.old_uri), uri_path(f.new_uri)) for f in params.files) if a and b]
         if not renames:
             return None
@@ -186,7 +203,8 @@ def register(server: "GroophServer") -> Workspace:
 
     # --- workspace symbols and lenses --------------------------------------------------------
     @server.feature(lsp.WORKSPACE_SYMBOL)
-    def workspace_symbol(ls: "GroophServer", params: lsp.WorkspaceSymbolParams) -> list[lsp.SymbolInformation]:
+    async def workspace_symbol(ls: "GroophServer", params: lsp.WorkspaceSymbolParams) -> list[lsp.SymbolInformation]:
+        await _analysed(ws)
         out = []
         for facts, sym in ws.index.search(params.query, ws.overlay()):
             held = ws.lines_of(facts.path)
@@ -195,10 +213,11 @@ def register(server: "GroophServer") -> Workspace:
         return out
 
     @server.feature(lsp.TEXT_DOCUMENT_CODE_LENS)
-    def code_lens(ls: "GroophServer", params: lsp.CodeLensParams) -> list[lsp.CodeLens] | None:
+    async def code_lens(ls: "GroophServer", params: lsp.CodeLensParams) -> list[lsp.CodeLens] | None:
         doc = ls.served(params.text_document.uri)
         if doc is None:
             return None
+        await ls.analysed(doc)
         facts = ws.facts_of_open(doc)
         return [to_lsp_code_lens(lens, doc.uri, doc.lines, ls.encoding, SHOW_LOCATIONS) for lens in facts.lenses]
 

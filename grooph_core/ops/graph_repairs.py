@@ -28,7 +28,7 @@ from grooph_core.rules.graph.semantics import (
     str_id,
     strongly_connected_components,
 )
-from grooph_core.text import did_you_mean, js_number, osa_distance, pointer_split
+from grooph_core.text import did_you_mean, js_number, nearest_words, pointer_split
 
 # E_DANGLING_REF: besides the did-you-mean match, how many other existing objects (nearest names
 # first) are offered as targets. The issue asks for "each existing object of the right kind"; a
@@ -62,8 +62,7 @@ def sole(doc: dict, list_key: str, obj_id: object) -> bool:
 def nearest(word: str, candidates: list[str], suggestion: str | None) -> list[str]:
     """The suggestion first, then up to OTHER_TARGETS other candidates by distance (ties: order)."""
     distinct = list(dict.fromkeys(c for c in candidates if c != word))
-    ranked = sorted(range(len(distinct)), key=lambda i: (osa_distance(word.lower(), distinct[i].lower()), i))
-    others = [distinct[i] for i in ranked if distinct[i] != suggestion][:OTHER_TARGETS]
+    others = nearest_words(word, distinct, OTHER_TARGETS, skip=suggestion)
     return ([suggestion] if suggestion in distinct else []) + others
 
 

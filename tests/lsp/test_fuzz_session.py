@@ -14,6 +14,8 @@ Asserted throughout:
 - the process stays up, answers `shutdown`, and exits 0 on `exit`;
 - every request gets exactly one answer: a result, or an error with an LSP code and a message
   (RequestFailed for a refusal, RequestCancelled only for a cancelled request, never InternalError);
+- every few pauses the client types continuously into one document (a key every 25 ms, issue 13):
+  a publish for it comes at least every 300 ms meanwhile (150 ms allowed for a shared machine);
 - `publishDiagnostics` comes only for versions the client sent, never for an older version of a
   document after a newer one, and after each pause the newest version's diagnostics arrive;
 - every range in every answer, diagnostic and server request lies inside the document as the client
@@ -49,6 +51,16 @@ ANSWER_WITHIN = 60       # seconds; an answer later than this is "silence"
 SLOW = 5                 # seconds; a slower answer's request and text are kept in the test's folder
 
 SETTINGS = {"debounceMs": DEBOUNCE_MS, "maxDocumentSize": MAX_DOC_CHARS}
+
+# Continuous typing (issue 13): every TYPING_EVERY pauses, a key every TYPING_GAP_S for TYPING_KEYS
+# keys into one document; diagnostics must come at least every MAX_SILENCE_MS meanwhile (plus what a
+# shared machine's scheduling may add, SCHEDULING_GRACE_MS; the bench measures it without).
+TYPING_EVERY = 5
+TYPING_KEYS = 40
+TYPING_GAP_S = 0.025
+TYPED = list("abcxyz0123 ") + ['"', ",", ":", "{", "}"]
+MAX_SILENCE_MS = 300
+SCHEDULING_GRACE_MS = 150
 
 # LSP error codes a request may be answered with (LSP 3.17 "ErrorCodes" / "LSPErrorCodes").
 REQUEST_CANCELLED = -32800
@@ -154,6 +166,8 @@ class FuzzSession:
         self.current: ClientDoc | None = None
         self.kinds: dict[str, int] = {}
         self.slowest: list[tuple] = []  # (seconds, method, command, characters) of the slowest answers
+        self.publish_times: list[tuple[float, str]] = []  # (arrival, uri) of publishes, while a typing run lasts
+        self.typing_runs: list[float] = []  # the longest silence of each typing run, ms
 
     # -- failing with context -----------------------------------------------------------------
 
@@ -828,6 +842,7 @@ class FuzzSession:
                 continue
             self.publishes += 1
             params = msg["params"]
+            self.publish_times.append((arrived.at, params["uri"]))
             doc = self.every_doc.get(params["uri"])
             version = params.get("version")
             if doc is None:
@@ -904,6 +919,30 @@ class FuzzSession:
             except AssertionError:
                 pass  # the deadline check above reports it with the session's context
 
+    def typing_run(self, doc: ClientDoc) -> None:
+        """Type continuously into `doc` (a key every TYPING_GAP_S): a publish for it must come at
+        least every MAX_SILENCE_MS (+ grace) while the keys come, and the newest version after."""
+        self.sync()
+        self.publish_times = []
+        started = time.monotonic()
+        for _ in range(TYPING_KEYS):
+            at = self.offset(doc.text)
+            self.send_changes(doc, [self.guarded(doc.text, at, at, self.rng.choice(TYPED))], "typing")
+            self.step_checks()
+            time.sleep(TYPING_GAP_S)
+        stopped = time.monotonic()
+        self.step_checks()
+        during = [t for t, uri in self.publish_times if uri == doc.uri and started < t <= stopped]
+        marks = [started, *during, stopped]
+        silence = max(b - a for a, b in zip(marks, marks[1:])) * 1000
+        self.typing_runs.append(silence)
+        self.note(f"typing run in {doc.path.name}: {len(during)} publishes, longest silence {silence:.0f} ms")
+        if silence > MAX_SILENCE_MS + SCHEDULING_GRACE_MS:
+            self.fail(f"{silence:.0f} ms without diagnostics for {doc.path.name} ({len(doc.text):,} chars) while "
+                      f"typing a key every {TYPING_GAP_S * 1000:.0f} ms ({len(during)} publishes in "
+                      f"{(stopped - started) * 1000:.0f} ms)")
+        self.sync()
+
     # -- the session --------------------------------------------------------------------------
 
     def run(self, documents: list[Path]) -> None:
@@ -913,6 +952,7 @@ class FuzzSession:
         share, extra = divmod(self.total_edits, len(order))
         quotas = {p: share + (1 if i < extra else 0) for i, p in enumerate(order)}
         since_sync = 0
+        syncs = 0
         for g in range(0, len(order), OPEN_AT_ONCE):
             group = [self.open(p, quotas[p]) for p in order[g:g + OPEN_AT_ONCE]]
             while any(d.quota > 0 for d in group):
@@ -936,6 +976,9 @@ class FuzzSession:
                 if since_sync >= SYNC_EVERY:
                     self.sync()
                     since_sync = 0
+                    syncs += 1
+                    if syncs % TYPING_EVERY == 0:
+                        self.typing_run(doc)
             self.sync()
             for d in group:
                 self.close(d)
@@ -970,8 +1013,11 @@ def test_fuzzed_editing_session(request, tmp_path):
         bad = [line for line in text.splitlines() if "Traceback" in line or " ERROR " in line or "CRITICAL" in line]
         assert not bad, f"the server's {name} has errors:\n" + text[-4000:]
     assert session.edits >= edits
+    assert session.typing_runs, "the session typed continuously at least once"
     print(f"\nfuzz session: seed {seed!r}, {session.edits} edits ({session.applied_server_edits} made by the server), "
           f"{session.requests} requests, {session.cancels} cancels, {session.publishes} diagnostics published, "
           f"{session.limit_hits} E_DOC_LIMIT, errors {session.errors}, {len(documents)} documents, "
-          f"{elapsed:.0f} s, server peak memory {peak and peak // 1024} MB\nedits by kind: {dict(sorted(session.kinds.items()))}"
+          f"{elapsed:.0f} s, server peak memory {peak and peak // 1024} MB\n"
+          f"typing runs: {len(session.typing_runs)}, longest silence while typing "
+          f"{max(session.typing_runs, default=0):.0f} ms\nedits by kind: {dict(sorted(session.kinds.items()))}"
           f"\nslowest answers: " + "; ".join(f"{t:.2f} s {m} {c or ''} ({n:,} chars)" for t, m, c, n in session.slowest))

@@ -1,0 +1,275 @@
+"""When and where documents are analysed (issue 13, DESIGN.md "As you type").
+
+- **Off the event loop.** Each analysis runs in one worker thread on an immutable snapshot of one
+  version (its text, version, name); the loop keeps reading messages, answering hover, completion and
+  `$/cancelRequest`, and taking newer versions meanwhile. A snapshot queued but not started when a
+  newer version is wanted is dropped (unless a request waits for it); one already running finishes,
+  and its result is published only if it is still the newest thing to show.
+- **A wait that scales with the document.** After a change, validation starts once the text has been
+  quiet for as long as this document's own analysis takes (measured per document, a moving average;
+  before the first measure, guessed from its length), at least `MIN_WAIT_MS` so the changes of one
+  edit arrive together, and at most `grooph.debounceMs` (`0`: no wait at all).
+- **Publishes while someone types.** However quick the typing, an analysis starts early enough that
+  diagnostics are published at least every `MAX_STALE_MS`: a change that has waited that long minus
+  twice the document's analysis time starts one at once.
+- **Newest version wins.** Diagnostics are never published for a version older than one already
+  published. A result for a version that was superseded while it was analysed, but newer than what the
+  editor shows, is published under its own version number (on a large document typed into
+  continuously, every result is superseded by the time it is ready; waiting for a quiet moment is what
+  made diagnostics go stale); it is not kept for requests, which need the document's current version.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
+
+from grooph_core.analysis import Analysis
+
+if TYPE_CHECKING:
+    from grooph_lsp.documents import OpenDocument
+
+log = logging.getLogger("grooph_lsp")
+
+# The worker thread and the event loop share the GIL; Python hands it over every 5 ms by default, so
+# each message read during a 1M analysis waited several such turns (hover about 55 ms, issue 13's
+# bench). Handing it over every millisecond keeps the loop's turn short and costs the analysis a few
+# per cent (measured: bench/run.py, column "hover busy").
+SWITCH_INTERVAL_S = 0.001
+MIN_WAIT_MS = 4.0            # a burst of notifications from one edit (multi-cursor, paste) is one version
+MAX_STALE_MS = 300.0         # while someone types, a publish at least this often
+GUESS_MS_PER_CHAR = 1.2e-4   # the first wait before a document has been measured (about 120 ms at 1M)
+COST_WEIGHT = 0.5            # weight of the newest measure in the per-document moving average
+
+
+def one_malloc_arena() -> None:
+    """Ask glibc to keep one malloc arena for every thread. By default each thread that allocates gets
+    its own, and what the worker frees is not reused by the loop: a 1M-character document typed into
+    peaked at about 147 MB instead of 110-120 (measured by hand, noisy). Elsewhere, nothing to do."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").mallopt(-8, 1)  # M_ARENA_MAX = 1
+    except (OSError, AttributeError):
+        pass
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """One version of a document, as it was when its analysis was asked for (never changes)."""
+
+    uri: str
+    version: int
+    text: str
+    name: str
+    language_id: str
+    key: tuple
+
+
+@dataclass(frozen=True)
+class Result:
+    """The analysis of a snapshot (None for a document that is not a grooph document), its
+    diagnostics (already in LSP form), and how long both took."""
+
+    snapshot: Snapshot
+    analysis: Analysis | None
+    diagnostics: list
+    ms: float
+
+
+@dataclass
+class _Job:
+    doc: "OpenDocument"          # the open document it was made for (a reopened uri is another one)
+    snapshot: Snapshot
+    work: Future                 # the worker's future: cancelling it drops the job only while queued
+    future: asyncio.Future       # the same, awaitable on the loop
+    waiters: int = 0             # requests waiting for it: a queued job they wait for is never dropped
+
+
+class Scheduler:
+    """Per document: the newest result, the job in flight, the pending wait, and the measured cost.
+
+    `compute(snapshot) -> (analysis, diagnostics)` does the work (in the worker thread, or on the loop
+    for a caller that cannot wait); `key(doc)` says which settings an analysis depends on;
+    `on_result(result, current)` is called on the loop for every result that is the newest so far
+    (`current` when the document still has that version)."""
+
+    def __init__(self, compute: Callable[[Snapshot], tuple[Analysis | None, list]], key: Callable[["OpenDocument"], tuple],
+                 on_result: Callable[[Result, bool], None], debounce_ms: Callable[[], float]) -> None:
+        self._compute = compute
+        self._key = key
+        self._on_result = on_result
+        self._debounce_ms = debounce_ms
+        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="grooph-analysis")
+        if sys.getswitchinterval() > SWITCH_INTERVAL_S:
+            sys.setswitchinterval(SWITCH_INTERVAL_S)
+        one_malloc_arena()
+        self._docs: dict[str, "OpenDocument"] = {}
+        self._results: dict[str, Result] = {}
+        self._jobs: dict[str, _Job] = {}
+        self._timers: dict[str, asyncio.TimerHandle] = {}
+        self._dirty_since: dict[str, float] = {}
+        self._cost_ms: dict[str, float] = {}
+        self._newest_shown: dict[str, int] = {}
+
+    # --- what the server asks --------------------------------------------------------------------
+
+    def snapshot(self, doc: "OpenDocument") -> Snapshot:
+        return Snapshot(doc.uri, doc.version, doc.text, doc.name, doc.language_id, self._key(doc))
+
+    def cost_ms(self, doc: "OpenDocument") -> float:
+        """This document's analysis time: measured (moving average), else guessed from its length."""
+        measured = self._cost_ms.get(doc.uri)
+        return measured if measured is not None else len(doc.text) * GUESS_MS_PER_CHAR
+
+    def wait_ms(self, doc: "OpenDocument") -> float:
+        """How long the text must be quiet before it is validated: its own analysis time, within
+        [MIN_WAIT_MS, grooph.debounceMs]; `debounceMs: 0` means no wait."""
+        cap = self._debounce_ms()
+        if cap <= 0:
+            return 0.0
+        return min(cap, max(MIN_WAIT_MS, self.cost_ms(doc)))
+
+    def current(self, doc: "OpenDocument") -> Result | None:
+        """The result for the document's current version and settings, when there is one."""
+        r = self._results.get(doc.uri)
+        if r is not None and r.snapshot.key == self._key(doc) and r.snapshot.text is doc.text:
+            return r
+        return None
+
+    def changed(self, doc: "OpenDocument") -> None:
+        """A new version arrived: validate it after the wait, or sooner if diagnostics got stale."""
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        self._docs[doc.uri] = doc
+        self._results.pop(doc.uri, None)  # the old version's analysis can never be served again
+        since = self._dirty_since.setdefault(doc.uri, now)
+        wait = self.wait_ms(doc)
+        if wait <= 0:
+            self.now(doc)
+            return
+        latest = since + (MAX_STALE_MS - 2 * self.cost_ms(doc)) / 1000
+        self._arm(doc, max(now, min(now + wait / 1000, latest)))
+
+    def now(self, doc: "OpenDocument") -> None:
+        """Validate the current version at once (open, save, settings changed)."""
+        self._docs[doc.uri] = doc
+        self._disarm(doc.uri)
+        self.ensure(doc)
+
+    def ensure(self, doc: "OpenDocument") -> asyncio.Future:
+        """A future of the current version's result: the cached one, the job in flight for it, or a
+        new job (which drops a queued job for an older version)."""
+        loop = asyncio.get_running_loop()
+        self._docs[doc.uri] = doc
+        hit = self.current(doc)
+        if hit is not None:
+            done = loop.create_future()
+            done.set_result(hit)
+            return done
+        job = self._jobs.get(doc.uri)
+        if job is not None and job.snapshot.key == self._key(doc) and job.snapshot.text is doc.text:
+            return job.future
+        if job is not None and not job.waiters:
+            job.work.cancel()  # only takes effect while it waits in the queue; a running one finishes
+        self._disarm(doc.uri)
+        self._dirty_since.pop(doc.uri, None)  # this snapshot covers every change so far
+        snap = self.snapshot(doc)
+        work = self.executor.submit(self._run, snap)
+        future = asyncio.wrap_future(work, loop=loop)
+        job = _Job(doc, snap, work, future)
+        self._jobs[doc.uri] = job
+        future.add_done_callback(lambda f, j=job: self._finished(j, f))
+        log.debug("analysis of %s v%s queued (estimate %.0f ms)", doc.uri, doc.version, self.cost_ms(doc))
+        return future
+
+    async def result(self, doc: "OpenDocument") -> Result:
+        """The current version's result, waited for without holding the loop. A cancelled request
+        does not cancel the analysis (other requests and the publish share it)."""
+        future = self.ensure(doc)
+        job = self._jobs.get(doc.uri)
+        if job is not None and job.future is future:
+            job.waiters += 1
+        return await asyncio.shield(future)
+
+    def compute_here(self, doc: "OpenDocument") -> Result:
+        """The current version's result, computed on the calling thread if need be (for callers that
+        cannot await)."""
+        hit = self.current(doc)
+        if hit is not None:
+            return hit
+        result = self._run(self.snapshot(doc))
+        self._results[doc.uri] = result
+        return result
+
+    def forget(self, uri: str) -> None:
+        """The document was closed: drop its pending work and results."""
+        self._disarm(uri)
+        job = self._jobs.pop(uri, None)
+        if job is not None:
+            job.work.cancel()
+        for d in (self._docs, self._results, self._dirty_since, self._cost_ms, self._newest_shown):
+            d.pop(uri, None)
+
+    def shown(self, uri: str, version: int) -> None:
+        """Diagnostics of `version` reached the editor (by push or pull)."""
+        if version > self._newest_shown.get(uri, -(2**31)):
+            self._newest_shown[uri] = version
+
+    def newest_shown(self, uri: str) -> int | None:
+        return self._newest_shown.get(uri)
+
+    # --- inside ----------------------------------------------------------------------------------
+
+    def _run(self, snap: Snapshot) -> Result:
+        started = time.perf_counter()
+        analysis, diagnostics = self._compute(snap)
+        return Result(snap, analysis, diagnostics, (time.perf_counter() - started) * 1000)
+
+    def _finished(self, job: _Job, future: asyncio.Future) -> None:
+        uri = job.snapshot.uri
+        if self._jobs.get(uri) is job:
+            del self._jobs[uri]
+        if future.cancelled():
+            return
+        exc = future.exception()
+        if exc is not None:
+            log.error("analysis of %s version %s failed: %r", uri, job.snapshot.version, exc)
+            return
+        result: Result = future.result()
+        doc = self._docs.get(uri)
+        if doc is not job.doc:
+            return  # closed (or closed and opened again) meanwhile
+        old = self._cost_ms.get(uri)
+        self._cost_ms[uri] = result.ms if old is None else COST_WEIGHT * result.ms + (1 - COST_WEIGHT) * old
+        is_current = result.snapshot.key == self._key(doc) and result.snapshot.text is doc.text
+        log.debug("analysis of %s v%s took %.0f ms (%s)", uri, result.snapshot.version, result.ms,
+                  "current" if is_current else f"document at v{doc.version}")
+        if is_current:
+            self._results[uri] = result
+        if result.snapshot.version >= self._newest_shown.get(uri, -(2**31)):
+            self._on_result(result, is_current)
+        if not is_current and uri in self._dirty_since and uri not in self._timers and uri not in self._jobs:
+            self.changed(doc)  # a change came while this ran and its wait is over: take it now
+
+    def _arm(self, doc: "OpenDocument", when: float) -> None:
+        self._disarm(doc.uri)
+        loop = asyncio.get_running_loop()
+        self._timers[doc.uri] = loop.call_at(when, self._due, doc.uri)
+
+    def _disarm(self, uri: str) -> None:
+        timer = self._timers.pop(uri, None)
+        if timer is not None:
+            timer.cancel()
+
+    def _due(self, uri: str) -> None:
+        self._timers.pop(uri, None)
+        doc = self._docs.get(uri)
+        if doc is not None:
+            self.ensure(doc)
+
