@@ -19,7 +19,7 @@ only `issue_span` turns them into text.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from grooph_core.issues import Issue, make
@@ -68,10 +68,20 @@ def rules_of(kind: NeighbourKind):
 
 
 def read_text(text: str, kind: NeighbourKind, *, max_chars: int = MAX_CHARS, max_depth: int = MAX_DEPTH) -> ParsedText:
-    """The kind's reader on the text."""
+    """The kind's reader on the text. Its issues carry the pointer they are about in `at` (workflow.md §0
+    "The report"); of a JSON key written several times only the later copies are reported (§0)."""
     if kind.syntax == "yaml":
-        return parse_yaml(text, max_chars=max_chars, max_depth=max_depth)
-    return parse(text, max_chars=max_chars, max_depth=max_depth)
+        parsed = parse_yaml(text, max_chars=max_chars, max_depth=max_depth)
+    else:
+        parsed = parse(text, max_chars=max_chars, max_depth=max_depth)
+    problems, seen = [], set()
+    for p in parsed.problems:
+        if p.code == "W_DUPLICATE_KEY":
+            if p.pointers[0] not in seen:  # the first copy (the reader reports every copy, in text order)
+                seen.add(p.pointers[0])
+                continue
+        problems.append(replace(p, at=p.pointers[:1]) if p.pointers and not p.at else p)
+    return replace(parsed, problems=tuple(problems))
 
 
 def analyze_neighbour(text: str, kind: NeighbourKind, *, tolerant: bool = True, max_chars: int = MAX_CHARS,

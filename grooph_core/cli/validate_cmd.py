@@ -15,16 +15,20 @@ from pathlib import Path
 
 from grooph_core.cli.args import UsageError, parse_args
 from grooph_core.issues import Issue
-from grooph_core.kinds import kind_from_name
+from grooph_core import neighbours
+from grooph_core.kinds import DOC_SUFFIXES, any_kind_from_name, is_yaml_name, neighbour_from_name, neighbour_from_value
 from grooph_core.load import Loaded, NoSuchFile, read_document
 from grooph_core.validate import validate_value
 
 SYNOPSIS = "grooph validate <file|folder>... [--for-export] [--json] [--locations]"
-SUMMARY = "check graphs and maps; list issues; exit 1 on errors"
+SUMMARY = "check graphs, maps, workflows, boards and episode records; list issues; exit 1 on errors"
 HELP = """
 Checks each graph (*.grooph.json) and operation map (*.grooph-map.json) named, and every such file
-under a named folder. Prints one line per issue (errors on stderr, warnings on stdout) and a summary
-line per file; for a map, first its shape line and after the issues what waits on a person.
+under a named folder; also the neighbouring formats: board workflows (*.workflow.yaml), boards
+(*.board.json) and episode records (*.episodes.json), by name or by content. Prints one line per issue
+(errors on stderr, warnings on stdout) and a summary line per file; for a map, first its shape line and
+after the issues what waits on a person. For the neighbouring formats `at` is the JSON pointer of the
+value, and while a structural error exists only the reader's and structural issues are listed.
 
 Flags:
   --for-export, --complete   also apply the export-only rules (E_NO_TARGET, E_NO_GOAL, E_IS_TEMPLATE,
@@ -39,10 +43,8 @@ Examples:
   grooph validate review.grooph.json
   grooph validate --json --for-export draft.grooph.json
   grooph validate fixtures/valid fixtures/maps/valid
+  grooph validate --locations review.workflow.yaml
 """
-
-DOC_SUFFIXES = (".grooph.json", ".grooph-map.json")
-
 
 def _expand(paths: list[str]) -> list[tuple[str, bool]]:
     """Each path as typed, folders replaced by their grooph files (sorted); (path, exists)."""
@@ -87,6 +89,8 @@ def print_listing(subject: str, issues: list[Issue], locations: list[str] | None
 
 def _ranges(doc: Loaded, issues: list[Issue]) -> list[dict]:
     """LSP-shaped ranges (0-based, UTF-16) for each issue, from the tolerant source map."""
+    if isinstance(doc, neighbours.NeighbourLoaded):
+        return neighbours.report_ranges(doc, issues)
     if doc.text is None:
         zero = {"line": 0, "character": 0}
         return [{"start": zero, "end": zero} for _ in issues]
@@ -110,11 +114,17 @@ def _ranges(doc: Loaded, issues: list[Issue]) -> list[dict]:
 
 def check_file(path: str, *, export: bool) -> tuple[Loaded, list[Issue], dict]:
     """Validate one file; returns the loaded document, its issues and the extra report fields."""
+    neighbour = neighbour_from_name(path) or (neighbours.yaml_kind(path) if is_yaml_name(path) else None)
+    if neighbour is not None:  # workflow.md, board.md, episodes.md: by name, a YAML file by content
+        return (*neighbours.check_file(path, neighbour), {})
     doc = read_document(path)
     extra: dict = {}
     if doc.error is not None:
         return doc, [doc.error], extra
     value = doc.value
+    neighbour = neighbour_from_value(value)
+    if neighbour is not None:  # a JSON file of another name, by content
+        return (*neighbours.check_text(path, doc.text, neighbour), {})
     if isinstance(value, dict) and "groophProposals" in value and "groophMap" not in value:
         extra["proposal"] = True
         return doc, [], extra
@@ -174,12 +184,18 @@ def run(argv: list[str]) -> int:
             if not exists:
                 raise NoSuchFile(path)
             doc, issues, extra = check_file(path, export=export)
-        except NoSuchFile:
+        except (NoSuchFile, OSError):
             sys.stderr.write(f"grooph: no such file: {path}\n")
             failed = True
             if as_json:  # every named file gets a record, so the report keeps its shape
-                reports.append({"file": path, "ok": False, "kind": kind_from_name(path) or "graph",
+                reports.append({"file": path, "ok": False, "kind": any_kind_from_name(path) or "graph",
                                 "issues": [], "error": "no such file"})
+            continue
+        except neighbours.NotOurs as e:
+            sys.stderr.write(f"{e}\n")
+            failed = True
+            if as_json:
+                reports.append({"file": path, "ok": False, "kind": None, "issues": [], "error": str(e)})
             continue
         if extra.get("proposal"):
             failed = True

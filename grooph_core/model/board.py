@@ -58,7 +58,7 @@ I64 = Annotated[int, Strict(), annotated_types.Ge(-(2**63)), annotated_types.Le(
 class SerdeModel(BaseModel):
     """A serde struct that ignores unknown keys (they are warnings, W_UNKNOWN_KEY)."""
 
-    model_config = ConfigDict(extra="allow", populate_by_name=True, defer_build=True)
+    model_config = ConfigDict(extra="allow", defer_build=True)
 
 
 class Workspace(SerdeModel):
@@ -98,8 +98,9 @@ class Review(SerdeModel):
 
 
 class AttemptSession(SerdeModel):
-    """The session a dispatcher launched for an attempt, as the dispatcher recorded it (never as the
-    session reported itself)."""
+    """The session a dispatcher launched for an attempt, as the dispatcher recorded it.
+
+    Never as the session reported itself."""
 
     model_config = ConfigDict(title="AttemptSession")
     surface: Optional[str] = Field(
@@ -115,8 +116,9 @@ class AttemptSession(SerdeModel):
 
 
 class Attempt(SerdeModel):
-    """One run at a task: a profile claimed it, worked it in a session, and ended with a handoff, a block,
-    or an error."""
+    """One run at a task: a profile claimed it, worked it in a session, and ended.
+
+    It ends with a handoff, a block, or an error."""
 
     model_config = ConfigDict(title="Attempt")
     id: Annotated[str, Defines("attempt")] = Field(description="The id, unique on the board.")

@@ -79,13 +79,13 @@ ENGINE_SENDERS = ("platform", "manager")
 class SerdeModel(BaseModel):
     """A serde struct that ignores unknown keys (they are warnings, W_UNKNOWN_KEY)."""
 
-    model_config = ConfigDict(extra="allow", populate_by_name=True, defer_build=True)
+    model_config = ConfigDict(extra="allow", defer_build=True)
 
 
 class ClosedModel(BaseModel):
     """A serde struct with `deny_unknown_fields`: an unknown key is an error."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 def _map(value, *markers):
@@ -126,8 +126,9 @@ class Transition(SerdeModel):
 
 
 class Delayed(Transition):
-    """A transition taken once a duration has passed in the status (XState's `after`, ASL's `Wait`); the
-    fields of Transition stand beside `after` (serde `flatten`)."""
+    """A transition taken once a duration has passed in the status (XState's `after`, ASL's `Wait`).
+
+    The fields of Transition stand beside `after` (serde `flatten`)."""
 
     model_config = ConfigDict(title="Delayed")
     after: Expr = Field(description="How long, in seconds (an expression).")
@@ -209,8 +210,10 @@ class Reserve(ClosedModel):
 
 
 class Cap(ClosedModel):
-    """A cap on what the dispatcher starts, in the board's one capacity language: what it counts, in which
-    scope, among which cards and sessions, at most how many."""
+    """A cap on what the dispatcher starts, in the board's one capacity language.
+
+    What it counts, in which scope, among which cards and sessions, at most how many. Every cap applies; a
+    card starts only when each cap that matches it has room."""
 
     model_config = ConfigDict(title="Cap")
     name: Text = Field(description="What the cap is called where a card waits on it and in the capacity view.")

@@ -102,8 +102,7 @@ class _Walk:
         for f in t.fields:
             if f.required and (f.name not in v or (v[f.name] is None and not takes_null(f.type))):
                 if f.name in v:
-                    self.add(pointer_join(p, f.name), f"{f.name}: required, and null is not a value of it",
-                             problem="null")
+                    self.add(pointer_join(p, f.name), f"{f.name} is required and cannot be null", problem="null")
                 else:
                     self.add(p, f'{t.title} is missing the required field "{f.name}"', on_key=True,
                              at=pointer_join(p, f.name), problem="missing", field=f.name)
@@ -130,11 +129,12 @@ class _Walk:
                      problem="type", expected=t.expected)
             return
         if t.integer and type(v) is float and (t.strict or v != int(v)):
-            self.add(p, f"{name}: expected an integer, got {found_json(v)} (an integer is written without a "
+            self.add(p, f"{name}: expected an integer, got {v!r} (an integer is written without a "
                      "fraction)", problem="integer", expected="integer")
             return
         if (t.minimum is not None and v < t.minimum) or (t.maximum is not None and v > t.maximum):
-            self.add(p, f"{name}: {found_json(v)} is out of range (a signed 64-bit integer)", problem="range",
+            shown = str(v) if type(v) is int else found_json(v)
+            self.add(p, f"{name}: {shown} is out of range (a signed 64-bit integer)", problem="range",
                      expected=t.expected)
 
     def enum(self, t: EnumType, v: Any, p: str, name: str) -> None:

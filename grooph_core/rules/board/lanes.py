@@ -62,8 +62,9 @@ def ready_too_soon(doc: BoardDoc) -> Iterator[Issue]:
                 waiting.append(f"{parent} ({plane})")
         if waiting:
             how = f"is {lane}" if lane in _STARTED_LANES else "has a live attempt"
-            yield make("W_BOARD_READY_TOO_SOON", f"{key} {how}, but its parent {', '.join(waiting)} is not done: a "
-                       "parent must be done before its child is ready", (p + "/lane",), (p + "/lane",), task=key)
+            parents_are = f"parent {waiting[0]} is" if len(waiting) == 1 else f"parents {', '.join(waiting)} are"
+            yield make("W_BOARD_READY_TOO_SOON", f"{key} {how}, but its {parents_are} not done: a parent must be "
+                       "done before its child is ready", (p + "/lane",), (p + "/lane",), task=key)
 
 
 def done_undated(doc: BoardDoc) -> Iterator[Issue]:

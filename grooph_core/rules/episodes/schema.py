@@ -26,7 +26,9 @@ def schema_issues(value: object) -> list[Issue]:
     out = []
     for e in _validator().iter_errors(value):
         p = pointer_join("", *e.absolute_path)
-        name = str(e.absolute_path[-1]) if e.absolute_path else "the record"
+        path = list(e.absolute_path)
+        name = "the record" if not path else (f"{path[-2]}[{path[-1]}]" if type(path[-1]) is int and len(path) > 1
+                                              else str(path[-1]))
         if e.validator == "required":
             missing = next((r for r in e.validator_value if type(e.instance) is dict and r not in e.instance), "")
             out.append(make(CODE, f'missing the required property "{missing}"', (pointer_join(p, missing),), (p,),

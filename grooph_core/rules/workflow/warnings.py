@@ -15,7 +15,7 @@ from grooph_core.model.workflow import ENGINE_SENDERS, KANBAN_STATUSES
 from grooph_core.rules.serde_keys import unknown_key_issues
 from grooph_core.rules.workflow.check import is_template, suggestion
 from grooph_core.rules.workflow.semantics import WorkflowDoc, as_text
-from grooph_core.text import pointer_join
+from grooph_core.text import did_you_mean, pointer_join
 
 PARAM_USE = re.compile(r"params\.([A-Za-z_][A-Za-z0-9_]*)")
 
@@ -33,8 +33,8 @@ def resume_as_unknown(doc: WorkflowDoc) -> Iterator[Issue]:
         target = as_text(s.get("resume_as")) if type(s) is dict else None
         if target is not None and target not in doc.statuses:
             p = pointer_join("/statuses", name, "resume_as")
-            yield make("W_WF_RESUME_AS_UNKNOWN", f"{name}: resume_as names no status {target}"
-                       f"{suggestion(target, doc.statuses)}; resuming such a card fails", (p,), (p,), name=target)
+            yield make("W_WF_RESUME_AS_UNKNOWN", f"{name}: resume_as names no status {target} (resuming such a card "
+                       f"fails){suggestion(target, doc.statuses)}", (p,), (p,), name=target)
 
 
 def unreachable_statuses(doc: WorkflowDoc) -> Iterator[Issue]:
@@ -76,9 +76,11 @@ def unknown_params(doc: WorkflowDoc) -> Iterator[Issue]:
         elif type(v) is str and "params." in v:
             unknown = list(dict.fromkeys(n for n in PARAM_USE.findall(v) if n not in doc.params))
             if unknown:
-                named = ", ".join(f"{n}{suggestion(n, doc.params)}" for n in unknown)
-                yield make("W_WF_UNKNOWN_PARAM", f"no param {named} (declared: {', '.join(doc.params) or 'none'})",
-                           (p,), (p,), names=unknown)
+                named = ", ".join(n + (f" (did you mean {h}?)" if (h := did_you_mean(n, list(doc.params))) else "")
+                                  for n in unknown)
+                declared = ", ".join(doc.params) or "none"
+                yield make("W_WF_UNKNOWN_PARAM", f"no param {named}; params declares {declared}", (p,), (p,),
+                           names=unknown)
 
 
 def unknown_recurring_role(doc: WorkflowDoc) -> Iterator[Issue]:
@@ -106,8 +108,8 @@ def unknown_by_roles(doc: WorkflowDoc) -> Iterator[Issue]:
             name = as_text(r)
             if name is not None and name not in known:
                 p = f"{t.pointer}/by/{i}"
-                found.append(make("W_WF_UNKNOWN_BY_ROLE", f"by names no role {name}{suggestion(name, known)} (roles: "
-                                  f"{', '.join(known)})", (p,), (p,), name=name))
+                found.append(make("W_WF_UNKNOWN_BY_ROLE", f"by names no role {name} (the roles: "
+                                  f"{', '.join(known)}){suggestion(name, known)}", (p,), (p,), name=name))
     yield from found
 
 
@@ -146,5 +148,5 @@ def stored_as_unknown(doc: WorkflowDoc) -> Iterator[Issue]:
     for p, v in places:
         word = as_text(v)
         if word is not None and word not in KANBAN_STATUSES:
-            yield make("W_WF_STORED_AS_UNKNOWN", f"kanban.db holds no status {word}{suggestion(word, KANBAN_STATUSES)} "
-                       f"(it holds {', '.join(KANBAN_STATUSES)})", (p,), (p,), name=word)
+            yield make("W_WF_STORED_AS_UNKNOWN", f"kanban.db holds no status {word} (it holds "
+                       f"{', '.join(KANBAN_STATUSES)}){suggestion(word, KANBAN_STATUSES)}", (p,), (p,), name=word)
