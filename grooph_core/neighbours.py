@@ -7,8 +7,9 @@ One pipeline for the three kinds registered in `kinds.NEIGHBOURS`:
 3. the kind's `RULES` in registration order, each rule's issues by position unless it keeps its own
    order (`Workflow::check()`'s).
 
-**Strict** (the command line): while the reader found an error or the structural check found anything,
-only those are reported, no rule and no warning. **Tolerant** (the editor): the rules also run, on what
+**Strict** (the command line): a reader error (`E_SYNTAX`: not YAML or JSON, a second document, a YAML key
+written twice) is reported alone; while the structural check finds anything, only the reader's issues and
+those are reported, no rule and no warning. **Tolerant** (the editor): the rules also run, on what
 could be read; they say nothing about what they could not read.
 
 Spans follow workflow.md §0 "Where an issue points": the value; a key; a missing field's mapping by the
@@ -92,7 +93,7 @@ def analyze_neighbour(text: str, kind: NeighbourKind, *, tolerant: bool = True, 
     if any(p.code == "E_DOC_LIMIT" for p in problems):
         return NeighbourAnalysis(text, kind, parsed, tuple(problems))
     reader_failed = any(p.severity == "error" for p in problems)
-    if parsed.value is None and reader_failed:
+    if reader_failed and (parsed.value is None or not tolerant):  # the engine refuses the file as it reads it
         return NeighbourAnalysis(text, kind, parsed, tuple(problems))
     pkg = rules_of(kind)
 
@@ -100,7 +101,7 @@ def analyze_neighbour(text: str, kind: NeighbourKind, *, tolerant: bool = True, 
         return sorted(issues, key=lambda i: issue_span(parsed, i))
 
     structure = in_text_order(pkg.structure_issues(parsed.value))
-    if not tolerant and (reader_failed or structure):
+    if not tolerant and structure:
         return NeighbourAnalysis(text, kind, parsed, tuple(problems + structure))
     doc = pkg.read(parsed.value)
     issues = problems + structure

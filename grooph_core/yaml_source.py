@@ -30,6 +30,7 @@ import warnings
 from bisect import bisect_right
 
 from ruamel.yaml import YAML
+from ruamel.yaml.docinfo import DocInfo, version
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
@@ -42,8 +43,14 @@ from grooph_core.text import pointer_escape, pointer_split
 MAX_VALUES = 1_000_000
 
 Span = tuple[int, int]
-_INT = re.compile(r"[-+]?(0|[1-9][0-9]*)\Z")
-_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?\Z")
+# The YAML 1.2 core schema (spec 1.2.2 §10.3.2), as serde_yaml resolves plain scalars whatever a `%YAML`
+# directive says.
+_CORE = (
+    ("null", re.compile(r"(~|null|Null|NULL|)\Z")),
+    ("bool", re.compile(r"(true|True|TRUE|false|False|FALSE)\Z")),
+    ("int", re.compile(r"([-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)\Z")),
+    ("float", re.compile(r"([-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN))\Z")),
+)
 _INDEX = re.compile(r"(?:0|[1-9][0-9]*)\Z")
 _TAG = "tag:yaml.org,2002:"
 
@@ -229,19 +236,38 @@ class _TooDeep(Exception):
 
 def _compose(text: str, max_depth: int, problems: list[Issue]):
     """ruamel.yaml's node tree of the first document; parser complaints and a second document become
-    E_SYNTAX issues. The composer recurses per level, so the recursion limit is raised to fit
-    `max_depth` (the depth itself is bounded by the composer)."""
+    E_SYNTAX issues. The composer recurses per level (the composer bounds the depth at `max_depth`); when
+    the frames that takes do not fit the recursion limit (the command line's 512 levels), the limit is
+    raised for the composition and put back after it."""
     yaml = YAML(typ="safe", pure=True)
     yaml.max_depth = max_depth
-    need = 4 * max_depth + 200
-    if sys.getrecursionlimit() < need:
+    yaml.doc_infos.append(DocInfo(requested_version=version(yaml.version)))  # as YAML.compose_all does
+    old = sys.getrecursionlimit()
+    need = _stack_depth() + 3 * max_depth + 100
+    if need > old:
         sys.setrecursionlimit(need)
+    try:
+        return _compose_with(yaml, text, problems)
+    finally:
+        if need > old:
+            sys.setrecursionlimit(old)
+
+
+def _stack_depth() -> int:
+    f, n = sys._getframe(), 0
+    while f is not None:
+        f, n = f.f_back, n + 1
+    return n
+
+
+def _compose_with(yaml: YAML, text: str, problems: list[Issue]):
     root = None
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             constructor, parser = yaml.get_constructor_parser(text)
             composer = constructor.composer
+            composer.compose_scalar_node = lambda anchor: _compose_scalar(composer, anchor)
             try:
                 if composer.check_node():
                     root = composer.get_node()
@@ -267,7 +293,24 @@ def _compose(text: str, max_depth: int, problems: list[Issue]):
         return None
     except RecursionError:
         raise _TooDeep(0) from None
+    except Exception as e:  # the parser failed in a way it does not report as a YAML error
+        problems.append(make("E_SYNTAX", f"the YAML cannot be read: {type(e).__name__}: {e}", span=(0, 0)))
+        return None
     return root
+
+
+def _compose_scalar(composer, anchor) -> ScalarNode:
+    """ruamel's scalar composition with the YAML 1.2 core schema for untagged plain scalars (quoted ones
+    are strings; an explicit tag is kept)."""
+    event = composer.parser.get_event()
+    tag = event.ctag
+    if tag is None or str(tag) == "!":
+        plain = event.style is None and event.implicit[0]
+        tag = _TAG + next((name for name, rx in _CORE if rx.match(event.value)), "str") if plain else _TAG + "str"
+    node = ScalarNode(str(tag), event.value, event.start_mark, event.end_mark, style=event.style, anchor=anchor)
+    if anchor is not None:
+        composer.anchors[anchor] = node
+    return node
 
 
 def _line_end(text: str, i: int) -> int:
@@ -393,7 +436,7 @@ class _Builder:
 
 def _scalar_value(node: ScalarNode) -> object:
     """A scalar's value by its resolved YAML 1.2 tag (null, bool, int, float; anything else a string)."""
-    tag = node.tag.value if hasattr(node.tag, "value") else str(node.tag)
+    tag = str(node.tag)
     raw = node.value
     if not isinstance(tag, str) or not tag.startswith(_TAG):
         return raw
@@ -404,16 +447,15 @@ def _scalar_value(node: ScalarNode) -> object:
         return raw.lower() == "true"
     if kind == "int":
         try:
-            t = raw.replace("_", "")
-            if t[:2] in ("0x", "0X") or t[1:3] in ("0x", "0X"):
-                return int(t, 16)
-            if t[:2] in ("0o", "0O") or t[1:3] in ("0o", "0O"):
-                return int(t.replace("0o", "").replace("0O", ""), 8)
-            return int(t)
+            if raw.startswith("0x"):
+                return int(raw[2:], 16)
+            if raw.startswith("0o"):
+                return int(raw[2:], 8)
+            return int(raw)
         except ValueError:
             return raw
     if kind == "float":
-        low = raw.lower().replace("_", "")
+        low = raw.lower()
         if low in (".nan", "+.nan", "-.nan"):
             return float("nan")
         if low in (".inf", "+.inf"):
