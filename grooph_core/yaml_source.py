@@ -36,6 +36,7 @@ from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from grooph_core.issues import Issue, make
 from grooph_core.source import MAX_CHARS, MAX_DEPTH, ParsedText
+from grooph_core.source_map import SourceMap
 from grooph_core.text import pointer_escape, pointer_split
 
 # Aliases can make a small text stand for a huge value (a "billion laughs"); past this many values the
@@ -98,13 +99,7 @@ class YamlSourceMap:
             return None
         return hit[0].kspans[hit[1]]
 
-    def span(self, pointer: str, on_key: bool = False) -> Span | None:
-        """Its key when `on_key` (falling back to the value), else its value."""
-        if on_key:
-            ks = self.key_span(pointer)
-            if ks is not None:
-                return ks
-        return self.value_span(pointer)
+    span = SourceMap.span  # its key when `on_key` (falling back to the value), else its value
 
     def first_key_span(self, pointer: str) -> Span | None:
         """The span of the first key of the mapping at `pointer`, or None when it has none."""

@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal, Optional
 
 import annotated_types
-from pydantic import BaseModel, ConfigDict, Field, Strict
+from pydantic import ConfigDict, Field, Strict
 
-from grooph_core.model.markers import Defines, Keys, Lex, Ref, Title
+from grooph_core.model.markers import Defines, Keys, Lex, Ref, SerdeModel, Title
 
 LANES = {
     "triage": "Filed, not yet accepted onto the board.",
@@ -53,12 +53,6 @@ Timestamp = Annotated[str, Lex("RFC 3339 timestamp")]
 TaskRef = Annotated[str, Ref("task")]
 # serde's i64: a JSON integer (never `2.0`) in the signed 64-bit range.
 I64 = Annotated[int, Strict(), annotated_types.Ge(-(2**63)), annotated_types.Le(2**63 - 1)]
-
-
-class SerdeModel(BaseModel):
-    """A serde struct that ignores unknown keys (they are warnings, W_UNKNOWN_KEY)."""
-
-    model_config = ConfigDict(extra="allow", defer_build=True)
 
 
 class Workspace(SerdeModel):

@@ -15,10 +15,10 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal, Optional, Union
 
 import annotated_types
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BeforeValidator, ConfigDict, Field
 
 from grooph_core.model.board import KANBAN_STATUSES  # the nine statuses kanban.db holds (W_WF_STORED_AS_UNKNOWN)
-from grooph_core.model.markers import Complaint, Keys, Ref, ScalarText, Title
+from grooph_core.model.markers import ClosedModel, Complaint, Keys, Ref, ScalarText, SerdeModel, Title
 
 
 def _scalar_text(v: Any) -> Any:
@@ -74,18 +74,6 @@ CapCount = Literal[tuple(CAP_COUNTS)]  # type: ignore[valid-type]
 
 # The engine's own senders, beside the workflow's roles (Transition.by).
 ENGINE_SENDERS = ("platform", "manager")
-
-
-class SerdeModel(BaseModel):
-    """A serde struct that ignores unknown keys (they are warnings, W_UNKNOWN_KEY)."""
-
-    model_config = ConfigDict(extra="allow", defer_build=True)
-
-
-class ClosedModel(BaseModel):
-    """A serde struct with `deny_unknown_fields`: an unknown key is an error."""
-
-    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 def _map(value, *markers):
