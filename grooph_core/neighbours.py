@@ -38,7 +38,7 @@ class NeighbourAnalysis:
     """One version of a neighbouring document: what was read, and every issue in report order."""
 
     text: str
-    kind: NeighbourKind
+    neighbour: NeighbourKind
     parsed: ParsedText
     issues: tuple[Issue, ...]
     _lines: list = field(default_factory=list, compare=False, repr=False)
@@ -48,6 +48,10 @@ class NeighbourAnalysis:
         return self.parsed.value
 
     @property
+    def kind(self) -> str:
+        return self.neighbour.name
+
+    @property
     def line_index(self) -> LineIndex:
         if not self._lines:
             self._lines.append(LineIndex(self.text))
@@ -55,6 +59,9 @@ class NeighbourAnalysis:
 
     def span(self, issue: Issue) -> tuple[int, int]:
         return issue_span(self.parsed, issue)
+
+    def pointer_span(self, pointer: str, *, key: bool = False) -> tuple[int, int]:
+        return pointer_span(self.parsed, pointer, key=key)
 
     def lsp_range(self, issue: Issue) -> dict:
         """The issue's range as the JSON report gives it (0-based lines, UTF-16 characters)."""
@@ -68,11 +75,13 @@ def rules_of(kind: NeighbourKind):
     return importlib.import_module(kind.rules)
 
 
-def read_text(text: str, kind: NeighbourKind, *, max_chars: int = MAX_CHARS, max_depth: int = MAX_DEPTH) -> ParsedText:
-    """The kind's reader on the text. Its issues carry the pointer they are about in `at` (workflow.md §0
-    "The report"); of a JSON key written several times only the later copies are reported (§0)."""
+def read_text(text: str, kind: NeighbourKind, *, max_chars: int = MAX_CHARS, max_depth: int = MAX_DEPTH,
+              recover: bool = False) -> ParsedText:
+    """The kind's reader on the text (`recover`: read what it can of broken YAML, as the editor does).
+    Its issues carry the pointer they are about in `at` (workflow.md §0 "The report"); of a JSON key
+    written several times only the later copies are reported (§0)."""
     if kind.syntax == "yaml":
-        parsed = parse_yaml(text, max_chars=max_chars, max_depth=max_depth)
+        parsed = parse_yaml(text, max_chars=max_chars, max_depth=max_depth, recover=recover)
     else:
         parsed = parse(text, max_chars=max_chars, max_depth=max_depth)
     problems, seen = [], set()
@@ -88,7 +97,7 @@ def read_text(text: str, kind: NeighbourKind, *, max_chars: int = MAX_CHARS, max
 def analyze_neighbour(text: str, kind: NeighbourKind, *, tolerant: bool = True, max_chars: int = MAX_CHARS,
                       max_depth: int = MAX_DEPTH) -> NeighbourAnalysis:
     """Read and check one text of a neighbouring kind. Never raises on any `str`."""
-    parsed = read_text(text, kind, max_chars=max_chars, max_depth=max_depth)
+    parsed = read_text(text, kind, max_chars=max_chars, max_depth=max_depth, recover=tolerant)
     problems = list(parsed.problems)
     if any(p.code == "E_DOC_LIMIT" for p in problems):
         return NeighbourAnalysis(text, kind, parsed, tuple(problems))
@@ -104,11 +113,47 @@ def analyze_neighbour(text: str, kind: NeighbourKind, *, tolerant: bool = True, 
     if not tolerant and structure:
         return NeighbourAnalysis(text, kind, parsed, tuple(problems + structure))
     doc = pkg.read(parsed.value)
-    issues = problems + structure
+    findings = list(structure)
     for rule in pkg.RULES:
         found = list(rule.run(doc))
-        issues += in_text_order(found) if rule.by_position else found
-    return NeighbourAnalysis(text, kind, parsed, tuple(issues))
+        findings += in_text_order(found) if rule.by_position else found
+    cuts = cut_spans(parsed)
+    if cuts:
+        findings = [i for i in findings if not _echoes_a_cut(parsed, i, cuts, pkg.WHOLE_SHAPE_CODES)]
+    return NeighbourAnalysis(text, kind, parsed, tuple(problems + findings))
+
+
+def cut_spans(parsed: ParsedText) -> list[tuple[int, int]]:
+    """The spans of text the reader could not read and left out or guessed at (broken text only): the
+    YAML lines it blanked, the JSON values it cut (DESIGN.md "As you type")."""
+    spans = [tuple(c) for p in parsed.problems for c in (p.data.get("cut") or ())]
+    for pointer in parsed.broken:
+        if pointer:  # an unclosed root spoils none of its members; each cut member is listed itself
+            vs = parsed.source_map.value_span(pointer)
+            if vs is not None:
+                spans.append(vs)
+    return spans  # type: ignore[return-value]
+
+
+def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    return a[0] < b[1] and b[0] < a[1] or (a[0] == a[1] and b[0] <= a[0] <= b[1])
+
+
+def _echoes_a_cut(parsed: ParsedText, issue: Issue, cuts, whole_shape_codes) -> bool:
+    """A finding that may only say what the reader could not read: it points into a cut; it is a
+    missing field of a mapping a cut runs through; it is about the whole document's shape; or it says a
+    name is unknown whose definition may stand in a cut."""
+    if issue.code in whole_shape_codes:
+        return True
+    span = issue_span(parsed, issue)
+    if any(_overlaps(span, c) for c in cuts):
+        return True
+    if issue.on_key and issue.data.get("problem") == "missing":
+        holder = parsed.source_map.value_span(issue.pointers[0])
+        if holder is not None and any(holder[0] <= c[0] and c[1] <= holder[1] for c in cuts):
+            return True
+    name = issue.data.get("name")
+    return isinstance(name, str) and bool(name) and any(name in parsed.text[c[0]:c[1]] for c in cuts)
 
 
 def issue_span(parsed: ParsedText, issue: Issue) -> tuple[int, int]:

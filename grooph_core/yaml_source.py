@@ -28,6 +28,7 @@ import re
 import sys
 import warnings
 from bisect import bisect_right
+from dataclasses import replace
 
 from ruamel.yaml import YAML
 from ruamel.yaml.docinfo import DocInfo, version
@@ -189,9 +190,13 @@ class YamlSourceMap:
 
 
 def parse_yaml(text: str, *, max_chars: int = MAX_CHARS, max_depth: int = MAX_DEPTH,
-               max_values: int = MAX_VALUES) -> ParsedText:
+               max_values: int = MAX_VALUES, recover: bool = False) -> ParsedText:
     """Read `text` as one YAML 1.2 document (see the module docstring). `ok` is False when any
-    E_SYNTAX was found; the value is then what could be read (None when the parser gave up)."""
+    E_SYNTAX was found; the value is then what could be read (None when the parser gave up).
+
+    With `recover` (the editor, as you type), text the parser refuses is read without the lines it
+    complained about (blanked, so every offset stays): the first complaint is the one E_SYNTAX, and its
+    `data["cut"]` lists the blanked spans, whose content is in doubt."""
     if len(text) > max_chars:
         issue = make("E_DOC_LIMIT", f"the document has {len(text):,} characters, more than the {max_chars:,} "
                      "the editor analyses", span=(0, 0))
@@ -203,11 +208,16 @@ def parse_yaml(text: str, *, max_chars: int = MAX_CHARS, max_depth: int = MAX_DE
         issue = make("E_DOC_LIMIT", f"the document nests deeper than {max_depth} levels; it is not analysed",
                      span=(e.offset, e.offset))
         return ParsedText(None, False, (issue,), (), YamlSourceMap(text, None), text)
+    read = text
+    if root is None and recover and problems and "marks" in problems[0].data:
+        root, read, cut = _without_refused_lines(text, problems[0].data["marks"], max_depth)
+        if root is not None:
+            problems = [replace(problems[0], data={**problems[0].data, "cut": cut})]
     if root is None:
         ok = not problems
         span = None if problems else (len(text), len(text)) if not text.strip() else _empty_root(text)
         return ParsedText(None, ok, tuple(problems), ("",) if problems else (), YamlSourceMap(text, span), text)
-    builder = _Builder(text, max_values)
+    builder = _Builder(read, max_values)
     value, ynode, span = builder.build(root)
     problems += builder.problems
     if builder.too_many:
@@ -217,6 +227,42 @@ def parse_yaml(text: str, *, max_chars: int = MAX_CHARS, max_depth: int = MAX_DE
     problems.sort(key=lambda p: p.data["span"])
     ok = not any(p.code == "E_SYNTAX" for p in problems)
     return ParsedText(value, ok, tuple(problems), (), YamlSourceMap(text, span, ynode), text)
+
+
+_RECOVERY_ROUNDS = 12
+
+
+def _line_span(text: str, i: int) -> Span:
+    start = text.rfind("\n", 0, i) + 1
+    end = i
+    while end < len(text) and text[end] not in "\r\n":
+        end += 1
+    return (start, end)
+
+
+def _without_refused_lines(text: str, marks: tuple, max_depth: int):
+    """(root, text read, blanked spans): blank the line the parser's context names (the half-typed key,
+    the unclosed bracket's line), else the line of its mark, until the rest reads; (None, text, ()) when
+    it does not within a few rounds."""
+    current, cut = text, []
+    for _ in range(_RECOVERY_ROUNDS):
+        spans = [_line_span(current, m) for m in marks if m is not None]
+        todo = next((sp for sp in spans if sp not in cut and current[sp[0]:sp[1]].strip()), None)
+        if todo is None:
+            break
+        cut.append(todo)
+        current = current[:todo[0]] + " " * (todo[1] - todo[0]) + current[todo[1]:]
+        problems: list[Issue] = []
+        try:
+            root = _compose(current, max_depth, problems)
+        except _TooDeep:
+            break
+        if root is not None:
+            return root, current, tuple(sorted(cut))
+        if not problems or "marks" not in problems[0].data:
+            break
+        marks = problems[0].data["marks"]
+    return None, text, ()
 
 
 def _empty_root(text: str) -> Span:
@@ -328,7 +374,8 @@ def _syntax_issue(text: str, e: MarkedYAMLError) -> Issue:
             end = at + (len(m.group(0)) if m else 1)
         elif "found character" in problem or "not allowed here" in problem or "but found" in problem:
             end = at + 1
-    return make("E_SYNTAX", message, span=(at, end))
+    marks = (e.context_mark.index if e.context_mark else None, e.problem_mark.index if e.problem_mark else None)
+    return make("E_SYNTAX", message, span=(at, end), marks=marks)
 
 
 class _Builder:

@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 from urllib.parse import unquote, urlparse
 
 from grooph_core.analysis import Analysis, analyze
-from grooph_core.kinds import kind_from_name
+from grooph_core.kinds import NeighbourKind, kind_from_name, neighbour_from_name
 from grooph_core.line_index import LineIndex
+from grooph_core.neighbours import analyze_neighbour
 
 GROOPH_LANGUAGES = {"grooph", "grooph-map"}
 _CLAIMS = re.compile(r'"groophMap"\s*:|"grooph"\s*:')
@@ -47,9 +48,15 @@ class OpenDocument:
     def name(self) -> str:
         return uri_name(self.uri)
 
+    @property
+    def neighbour(self) -> NeighbourKind | None:
+        """The neighbouring format the file name says (workflow.md §1, board.md §1, episodes.md §1)."""
+        return neighbour_from_name(self.name)
+
     def served(self) -> bool:
-        """A grooph document by name or language, or a JSON file whose top level claims to be one."""
-        if kind_from_name(self.name) or self.language_id in GROOPH_LANGUAGES:
+        """A grooph document by name or language, a neighbouring format by name, or a JSON file whose
+        top level claims to be a grooph document."""
+        if kind_from_name(self.name) or self.neighbour or self.language_id in GROOPH_LANGUAGES:
             return True
         if not self.name.lower().endswith(".json") and self.language_id not in ("json", "jsonc"):
             return False
@@ -112,7 +119,10 @@ class DocumentStore:
         hit = self._analysis.get(doc.uri)
         if hit is not None and hit[0] == key and hit[1].text is doc.text:
             return hit[1]
-        result = analyze(doc.text, name=doc.name, export=export, resolver=_resolver_for(doc.uri), max_chars=max_chars)
+        if doc.neighbour is not None:
+            result = analyze_neighbour(doc.text, doc.neighbour, max_chars=max_chars)
+        else:
+            result = analyze(doc.text, name=doc.name, export=export, resolver=_resolver_for(doc.uri), max_chars=max_chars)
         if not result._lines:  # one line index per version: the diagnostics and the next change share it
             result._lines.append(doc.lines)
         self._analysis[doc.uri] = (key, result)

@@ -28,6 +28,10 @@ def unknown_keys(doc: BoardDoc) -> list[Issue]:
 
 read = read_board
 
+# Findings about the whole document: while part of a broken text is left out, they would be echoes of
+# the omission (a status whose only way in was cut looks unreachable), so the editor does not say them.
+WHOLE_SHAPE_CODES = frozenset({"W_BOARD_READY_TOO_SOON"})
+
 RULES: tuple[Rule, ...] = (
     Rule(tasks.task_id_mismatch),  # E_BOARD_TASK_ID
     Rule(tasks.dangling_dependencies),  # E_BOARD_DANGLING_DEPENDENCY
@@ -42,4 +46,4 @@ RULES: tuple[Rule, ...] = (
     Rule(unknown_keys),  # W_UNKNOWN_KEY
 )
 
-__all__ = ["RULES", "SCHEMA_CODE", "BoardDoc", "read", "structure_issues"]
+__all__ = ["RULES", "WHOLE_SHAPE_CODES", "SCHEMA_CODE", "BoardDoc", "read", "structure_issues"]

@@ -15,6 +15,10 @@ from grooph_core.rules.registration import Rule
 
 read = read_episodes
 
+# Findings about the whole document: while part of a broken text is left out, they would be echoes of
+# the omission (a status whose only way in was cut looks unreachable), so the editor does not say them.
+WHOLE_SHAPE_CODES = frozenset({"E_EPISODES_CURRENT_NOT_LISTED", "E_EPISODES_STANDING", "W_EPISODES_ORDER"})
+
 RULES: tuple[Rule, ...] = (
     Rule(record.current_not_listed),  # E_EPISODES_CURRENT_NOT_LISTED
     Rule(record.standing),  # E_EPISODES_STANDING
@@ -28,4 +32,4 @@ RULES: tuple[Rule, ...] = (
     Rule(record.unknown_keys),  # W_UNKNOWN_KEY
 )
 
-__all__ = ["RULES", "SCHEMA_CODE", "EpisodesDoc", "read", "structure_issues"]
+__all__ = ["RULES", "WHOLE_SHAPE_CODES", "SCHEMA_CODE", "EpisodesDoc", "read", "structure_issues"]

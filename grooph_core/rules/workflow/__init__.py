@@ -24,6 +24,10 @@ def structure_issues(value: object) -> list[Issue]:
 
 read = read_workflow
 
+# Findings about the whole document: while part of a broken text is left out, they would be echoes of
+# the omission (a status whose only way in was cut looks unreachable), so the editor does not say them.
+WHOLE_SHAPE_CODES = frozenset({"W_WF_UNREACHABLE_STATUS", "W_WF_START_UNHANDLED"})
+
 RULES: tuple[Rule, ...] = (
     *(Rule(visit, by_position=False) for visit in check.CHECK_VISITS),  # E_WF_UNKNOWN_* in check() order
     Rule(warnings.unknown_keys),  # W_UNKNOWN_KEY
@@ -36,4 +40,4 @@ RULES: tuple[Rule, ...] = (
     Rule(warnings.stored_as_unknown),  # W_WF_STORED_AS_UNKNOWN
 )
 
-__all__ = ["RULES", "SCHEMA_CODE", "WorkflowDoc", "read", "structure_issues"]
+__all__ = ["RULES", "WHOLE_SHAPE_CODES", "SCHEMA_CODE", "WorkflowDoc", "read", "structure_issues"]
