@@ -91,6 +91,8 @@ def read_text(text: str, kind: NeighbourKind, *, max_chars: int = MAX_CHARS, max
                 seen.add(p.pointers[0])
                 continue
         problems.append(replace(p, at=p.pointers[:1]) if p.pointers and not p.at else p)
+    if problems == list(parsed.problems):
+        return parsed
     return replace(parsed, problems=tuple(problems))
 
 
