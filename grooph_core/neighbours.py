@@ -143,8 +143,9 @@ def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
 
 def _echoes_a_cut(parsed: ParsedText, issue: Issue, cuts, whole_shape_codes) -> bool:
     """A finding that may only say what the reader could not read: it points into a cut; it is a
-    missing field of a mapping a cut runs through; it is about the whole document's shape; or it says a
-    name is unknown whose definition may stand in a cut."""
+    missing field of a mapping a cut runs through; it is about a null whose content may be the cut right
+    after it; it is about the whole document's shape; or it says a name is unknown whose definition may
+    stand in a cut."""
     if issue.code in whole_shape_codes:
         return True
     span = issue_span(parsed, issue)
@@ -153,6 +154,10 @@ def _echoes_a_cut(parsed: ParsedText, issue: Issue, cuts, whole_shape_codes) -> 
     if issue.on_key and issue.data.get("problem") == "missing":
         holder = parsed.source_map.value_span(issue.pointers[0])
         if holder is not None and any(holder[0] <= c[0] and c[1] <= holder[1] for c in cuts):
+            return True
+    if issue.pointers and value_at(parsed.value, issue.pointers[0]) is None:
+        ks = parsed.source_map.key_span(issue.pointers[0])  # `statuses:` whose lines were all cut
+        if ks is not None and any(c[0] >= ks[1] and not parsed.text[ks[1]:c[0]].strip(" \t\r\n:") for c in cuts):
             return True
     name = issue.data.get("name")
     return isinstance(name, str) and bool(name) and any(name in parsed.text[c[0]:c[1]] for c in cuts)

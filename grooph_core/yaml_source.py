@@ -241,15 +241,19 @@ def _line_span(text: str, i: int) -> Span:
 
 
 def _without_refused_lines(text: str, marks: tuple, max_depth: int):
-    """(root, text read, blanked spans): blank the line the parser's context names (the half-typed key,
-    the unclosed bracket's line), else the line of its mark, until the rest reads; (None, text, ()) when
-    it does not within a few rounds."""
+    """(root, text read, blanked spans): a tab the parser refuses is read as a space; else blank the line
+    the parser's context names (the half-typed key, the unclosed bracket's line), else the line of its
+    mark, until the rest reads. (None, text, ()) when it does not within a few rounds."""
     current, cut = text, []
     for _ in range(_RECOVERY_ROUNDS):
-        spans = [_line_span(current, m) for m in marks if m is not None]
-        todo = next((sp for sp in spans if sp not in cut and current[sp[0]:sp[1]].strip()), None)
-        if todo is None:
-            break
+        at = marks[1]
+        if at is not None and at < len(current) and current[at] == "\t":
+            todo = (at, at + 1)
+        else:
+            spans = [_line_span(current, m) for m in marks if m is not None]
+            todo = next((sp for sp in spans if sp not in cut and current[sp[0]:sp[1]].strip()), None)
+            if todo is None:
+                break
         cut.append(todo)
         current = current[:todo[0]] + " " * (todo[1] - todo[0]) + current[todo[1]:]
         problems: list[Issue] = []

@@ -273,3 +273,35 @@ def test_kinds_by_name_and_content():
     assert neighbour_from_value({"present": 1, "store": 2, "worktree": 3}) is EPISODES
     assert neighbour_from_value({"statuses": {}, "initial": []}, "yaml") is WORKFLOW
     assert neighbour_from_value({"statuses": {}, "initial": []}) is None  # a JSON file is no workflow
+
+
+# ---- as you type (tolerant): broken text does not cascade ---------------------------------------
+
+_FAULT = EXAMPLE.replace("target: done}", "target: dnoe}")
+
+
+@pytest.mark.parametrize("edit", [
+    ("    stored_as: review\n", "    stored_as: review\n    ru\n"),  # a key half typed
+    ("run: {role: implementer, session: implementer}", "run: {role: implementer, sess"),  # an unclosed mapping
+    ("      start: [{target: building}]", "      start: [{target: "),  # an unclosed transition
+    ("dispatch:\n  tick: 30\n", "dispatch:\n  tick: 30\n  sta\n"),  # a required field half typed
+], ids=["half-key", "unclosed-mapping", "unclosed-transition", "half-required-field"])
+def test_a_half_typed_yaml_mapping_gives_one_syntax_error_and_keeps_the_rest(edit):
+    text = _FAULT.replace(*edit)
+    got = [(c, t) for c, _, t, _ in issues(text, tolerant=True)]
+    assert got[0][0] == "E_SYNTAX" and got[1:] == [("E_WF_UNKNOWN_STATUS", "dnoe")]
+    assert [c for c, *_ in issues(text)] == ["E_SYNTAX"]  # strict: the engine refuses the file
+
+
+def test_what_cannot_be_read_at_all_is_one_syntax_error():
+    """A tab indenting a status cannot be read around (its children would change parents): the error alone."""
+    text = _FAULT.replace("statuses:\n  ready:\n", "statuses:\n\tready:\n")
+    assert [c for c, *_ in issues(text, tolerant=True)] == ["E_SYNTAX"]
+
+
+def test_a_half_typed_json_task_does_not_cascade():
+    board = (FIXTURES / "board" / "valid" / "checkout.board.json").read_text("utf-8").replace('"child": "t-3"',
+                                                                                              '"child": "t-33"')
+    text = board.replace('"title": "Write the migration",', '"title": "Write the migration", "la')
+    codes = [c for c, *_ in issues(text, BOARD, tolerant=True)]
+    assert codes[-1] == "E_BOARD_DANGLING_DEPENDENCY" and set(codes[:-1]) == {"E_SYNTAX"}
