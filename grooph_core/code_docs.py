@@ -12,7 +12,9 @@ from grooph_core.issues import CODES
 
 PAGE = Path(__file__).resolve().parent / "docs" / "codes.md"
 
-_WHERE = {"graph": "graphs", "map": "operation maps", "editor": "the editor only (the reference never reports it)"}
+_WHERE = {"graph": "graphs", "map": "operation maps", "editor": "graphs and maps in the editor only (the reference never reports it)",
+          "workflow": "workflows (*.workflow.yaml)", "board": "boards (*.board.json)",
+          "episodes": "episode records (*.episodes.json)"}
 
 
 def anchor(code: str) -> str:
@@ -28,7 +30,8 @@ def render() -> str:
         "# grooph codes",
         "",
         "Every code the validator and the editor report: its severity, what it means, the usual repair,",
-        "and where the rule is specified (spec/graph.md, spec/map.md). Generated from",
+        "and where the rule is specified (spec/graph.md, spec/map.md; for the neighbouring formats",
+        "spec/workflow.md, spec/board.md, spec/episodes.md). Generated from",
         "`grooph_core/issues.py` by `python -m grooph_core.code_docs`.",
         "",
     ]

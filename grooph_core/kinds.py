@@ -1,14 +1,49 @@
-"""Which kind of document a file is (cli.md §0.4, map.md §1).
+"""Which kind of document a file is (cli.md §0.4, map.md §1, workflow.md §1, board.md §1, episodes.md §1).
 
-The file name decides first (`.grooph-map.json` is a map, `.grooph.json` a graph), so an editor can
-choose before the text is valid JSON; failing that, the content (`groophMap` key means a map).
+The file name decides first (`.grooph-map.json` is a map, `.grooph.json` a graph, `.workflow.yaml` a
+workflow …), so an editor can choose before the text is valid; failing that, the content (the
+neighbouring formats by their keys, then `groophMap` for a map, else a graph).
+
+`NEIGHBOURS` is the one registration of each neighbouring format: its name, file names, syntax, the
+top-level keys that make a file of another name one, and its rules package (`grooph_core.rules.<name>`:
+`SCHEMA_CODE`, `structure_issues`, `read`, `RULES`). Adding such a kind is a model, a reader (JSON or
+YAML exist), a rules package and one entry here.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal
 
-Kind = Literal["graph", "map"]
+Kind = Literal["graph", "map", "workflow", "board", "episodes"]
+
+
+@dataclass(frozen=True)
+class NeighbourKind:
+    """A neighbouring format (workflow.md §0): read by our tolerant reader, checked by its rules package."""
+
+    name: str
+    title: str  # what a message calls one ("a board workflow")
+    suffixes: tuple[str, ...]
+    syntax: Literal["json", "yaml"]
+    content_keys: frozenset[str]
+    rules: str  # module path of its rules package
+
+    def matches(self, value: object) -> bool:
+        """§1 of its spec: a top-level mapping holding all the content keys."""
+        return isinstance(value, dict) and self.content_keys <= value.keys()
+
+
+NEIGHBOURS: tuple[NeighbourKind, ...] = (
+    NeighbourKind("workflow", "a board workflow", (".workflow.yaml", ".workflow.yml"), "yaml",
+                  frozenset({"statuses", "initial"}), "grooph_core.rules.workflow"),
+    NeighbourKind("board", "a task board", (".board.json",), "json", frozenset({"slug", "root", "tasks"}),
+                  "grooph_core.rules.board"),
+    NeighbourKind("episodes", "an episode record", (".episodes.json",), "json",
+                  frozenset({"present", "store", "worktree"}), "grooph_core.rules.episodes"),
+)
+NEIGHBOUR_KINDS: dict[str, NeighbourKind] = {k.name: k for k in NEIGHBOURS}
+YAML_SUFFIXES = (".yaml", ".yml")
 
 GRAPH_SUFFIX = ".grooph.json"
 MAP_SUFFIX = ".grooph-map.json"
@@ -24,6 +59,30 @@ def kind_from_name(name: str | None) -> Kind | None:
     if low.endswith(GRAPH_SUFFIX):
         return "graph"
     return None
+
+
+def neighbour_from_name(name: str | None) -> NeighbourKind | None:
+    """The neighbouring format a file name says (`x.workflow.yaml`, `x.board.json` …), or None."""
+    low = (name or "").lower()
+    return next((k for k in NEIGHBOURS if low.endswith(k.suffixes)), None)
+
+
+def neighbour_from_value(value: object, syntax: str = "json") -> NeighbourKind | None:
+    """The neighbouring format a parsed value of that syntax is by its content (each spec's §1), or None."""
+    return next((k for k in NEIGHBOURS if k.syntax == syntax and k.matches(value)), None)
+
+
+def is_yaml_name(name: str | None) -> bool:
+    return (name or "").lower().endswith(YAML_SUFFIXES)
+
+
+def any_kind_from_name(name: str | None) -> str | None:
+    """The kind a file name says, among every kind this tool reads."""
+    n = neighbour_from_name(name)
+    return n.name if n is not None else kind_from_name(name)
+
+
+DOC_SUFFIXES: tuple[str, ...] = (GRAPH_SUFFIX, MAP_SUFFIX, *(s for k in NEIGHBOURS for s in k.suffixes))
 
 
 def kind_from_value(value: object) -> Kind:

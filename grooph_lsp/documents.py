@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 from urllib.parse import unquote, urlparse
 
 from grooph_core.analysis import Analysis, analyze
-from grooph_core.kinds import kind_from_name
+from grooph_core.kinds import NeighbourKind, kind_from_name, neighbour_from_name
 from grooph_core.line_index import LineIndex
+from grooph_core.neighbours import analyze_neighbour
 
 GROOPH_LANGUAGES = {"grooph", "grooph-map"}
 _CLAIMS = re.compile(r'"groophMap"\s*:|"grooph"\s*:')
@@ -47,9 +48,15 @@ class OpenDocument:
     def name(self) -> str:
         return uri_name(self.uri)
 
+    @property
+    def neighbour(self) -> NeighbourKind | None:
+        """The neighbouring format the file name says (workflow.md §1, board.md §1, episodes.md §1)."""
+        return neighbour_from_name(self.name)
+
     def served(self) -> bool:
-        """A grooph document by name or language, or a JSON file whose top level claims to be one."""
-        if kind_from_name(self.name) or self.language_id in GROOPH_LANGUAGES:
+        """A grooph document by name or language, a neighbouring format by name, or a JSON file whose
+        top level claims to be a grooph document."""
+        if kind_from_name(self.name) or self.neighbour or self.language_id in GROOPH_LANGUAGES:
             return True
         if not self.name.lower().endswith(".json") and self.language_id not in ("json", "jsonc"):
             return False
@@ -115,7 +122,14 @@ class DocumentStore:
 def analyse_text(uri: str, name: str, text: str, *, export: bool, max_chars: int,
                  lines: LineIndex | None = None, resolver=None) -> Analysis:
     """The analysis of one version's text (a function of its arguments and the files a map names: safe
-    in a worker thread). `resolver` looks up a map's graphs; by default, beside the map on disk."""
+    in a worker thread). `resolver` looks up a map's graphs; by default, beside the map on disk. A
+    neighbouring format (by name) gets its own analysis (grooph_core.neighbours)."""
+    neighbour = neighbour_from_name(name)
+    if neighbour is not None:
+        result = analyze_neighbour(text, neighbour, max_chars=max_chars)
+        if lines is not None and not result._lines:
+            result._lines.append(lines)
+        return result
     if resolver is None:
         resolver = _resolver_for(uri)
     result = analyze(text, name=name, export=export, resolver=resolver, max_chars=max_chars)

@@ -63,8 +63,9 @@ class GroophServer(LanguageServer):
         return str(enc.value if hasattr(enc, "value") else enc or "utf-16")
 
     def served(self, uri: str) -> OpenDocument | None:
+        """The open document for a grooph feature; the neighbouring formats get diagnostics only (so far)."""
         doc = self.store.get(uri)
-        return doc if doc is not None and doc.served() else None
+        return doc if doc is not None and doc.served() and doc.neighbour is None else None
 
     def _analysis_key(self, doc: OpenDocument) -> tuple:
         return (doc.version, len(doc.text), self.settings.complete, self.settings.max_chars,

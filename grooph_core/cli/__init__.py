@@ -109,7 +109,31 @@ def _main(argv: list[str]) -> int:
     if "--help" in rest or "-h" in rest:
         sys.stdout.write(command_help(name))
         return 0
+    refusal = neighbour_refusal(name, rest)
+    if refusal:
+        sys.stderr.write(refusal + "\n")
+        return 1
     return int(_module(name).run(rest) or 0)
+
+
+# cli.md §0.4: only `validate` (and the language server) handle the neighbouring formats.
+REFUSE_NEIGHBOURS = ("fmt", "apply", "image", "shape")
+
+
+def neighbour_refusal(name: str, argv: list[str]) -> str | None:
+    """The refusal of a command that does not handle the neighbouring formats, when an argument names
+    such a file (by name: `x.workflow.yaml`, `x.board.json`, `x.episodes.json`)."""
+    if name not in REFUSE_NEIGHBOURS:
+        return None
+    from grooph_core.kinds import neighbour_from_name
+
+    for arg in argv:
+        kind = None if arg.startswith("-") else neighbour_from_name(arg)
+        if kind is not None:
+            return (f"grooph: {arg} is {kind.title} ({', '.join('*' + s for s in kind.suffixes)}), a neighbouring "
+                    f"format; {name} works on grooph graphs and operation maps only, so nothing was done. "
+                    f"`grooph validate {arg}` checks it.")
+    return None
 
 
 if __name__ == "__main__":

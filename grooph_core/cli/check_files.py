@@ -16,7 +16,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from grooph_core.cli.discover import Named
+from grooph_core import neighbours
 from grooph_core.issues import Issue
+from grooph_core.kinds import any_kind_from_name, is_yaml_name, neighbour_from_name, neighbour_from_value
 from grooph_core.load import Loaded, NoSuchFile, read_document
 from grooph_core.validate import validate_value
 
@@ -40,6 +42,7 @@ class FileResult:
     issues: tuple[Issue, ...] = ()
     ranges: tuple[Range, ...] | None = None
     extra: dict = dataclasses.field(default_factory=dict)
+    refusal: str | None = None  # a file that is not ours (a YAML file that is no workflow), in words
 
     @property
     def has_error(self) -> bool:
@@ -55,6 +58,9 @@ def issue_ranges(doc: Loaded, issues: list[Issue]) -> list[Range]:
     not JSON points every issue at its first syntax problem."""
     if not issues:
         return []
+    if isinstance(doc, neighbours.NeighbourLoaded):
+        return [((r["start"]["line"], r["start"]["character"]), (r["end"]["line"], r["end"]["character"]))
+                for r in neighbours.report_ranges(doc, issues)]
     if doc.text is None:
         return [((0, 0), (0, 0)) for _ in issues]
     from grooph_core.analysis import issue_span
@@ -72,12 +78,20 @@ def issue_ranges(doc: Loaded, issues: list[Issue]) -> list[Range]:
 
 
 def check_file(path: str, *, export: bool) -> tuple[Loaded, list[Issue], dict]:
-    """Validate one file (cli.md §2.1); returns the loaded document, its issues and the extra facts."""
+    """Validate one file (cli.md §2.1); returns the loaded document, its issues and the extra facts.
+    A neighbouring kind is told by name, a YAML file by content, a JSON file of another name by content
+    (cli.md §0.4); `neighbours.NotOurs` for a YAML file that is no workflow."""
+    neighbour = neighbour_from_name(path) or (neighbours.yaml_kind(path) if is_yaml_name(path) else None)
+    if neighbour is not None:  # workflow.md, board.md, episodes.md
+        return (*neighbours.check_file(path, neighbour), {})
     doc = read_document(path)
     extra: dict = {}
     if doc.error is not None:
         return doc, [doc.error], extra
     value = doc.value
+    neighbour = neighbour_from_value(value)
+    if neighbour is not None:
+        return (*neighbours.check_text(path, doc.text, neighbour), {})
     if isinstance(value, dict) and "groophProposals" in value and "groophMap" not in value:
         extra["proposal"] = True
         return doc, [], extra
@@ -99,15 +113,15 @@ def check_file(path: str, *, export: bool) -> tuple[Loaded, list[Issue], dict]:
 def check_path(item: Named, *, export: bool, want_ranges: bool) -> FileResult:
     """The result of one named path; the issues lose their rule-private `data` (nothing printed reads
     it), which keeps what a worker sends back small."""
-    from grooph_core.kinds import kind_from_name
-
     path = item.path
     try:
         if not item.exists:
             raise NoSuchFile(path)
         doc, issues, extra = check_file(path, export=export)
-    except NoSuchFile:
-        return FileResult(path, True, kind_from_name(path) or "graph")
+    except (NoSuchFile, OSError):
+        return FileResult(path, True, any_kind_from_name(path) or "graph")
+    except neighbours.NotOurs as e:
+        return FileResult(path, False, "", refusal=str(e))
     ranges = tuple(issue_ranges(doc, issues)) if want_ranges else None
     lean = tuple(dataclasses.replace(i, data={}) if i.data else i for i in issues)
     return FileResult(path, False, doc.kind, lean, ranges, extra)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from grooph_core.kinds import kind_from_name
+from grooph_core.kinds import DOC_SUFFIXES
 
 # Folders a walk never enters: version-control metadata, which holds no document as a file of its own
 # and can hold tens of thousands of files. A folder named on the command line is always walked.
@@ -28,7 +28,7 @@ class Named:
 
 def is_document_name(name: str) -> bool:
     """A file a folder walk picks up: its name says it is a document of a kind we check."""
-    return kind_from_name(name) is not None
+    return name.lower().endswith(DOC_SUFFIXES)
 
 
 def find_documents(paths: list[str]) -> list[Named]:
@@ -52,6 +52,5 @@ def find_documents(paths: list[str]) -> list[Named]:
 
 def looked_for() -> str:
     """The file names a walk looks for, in words (for the message about a folder with none)."""
-    from grooph_core.kinds import GRAPH_SUFFIX, MAP_SUFFIX
-
-    return f"*{GRAPH_SUFFIX} or *{MAP_SUFFIX}"
+    names = [f"*{s}" for s in DOC_SUFFIXES]
+    return ", ".join(names[:-1]) + " or " + names[-1]

@@ -22,13 +22,17 @@ from grooph_core.cli.progress import Progress
 
 SYNOPSIS = ("grooph validate <file|folder>... [--for-export] [--json] [--locations] "
             "[--format text|json|github|sarif] [--jobs <n>]")
-SUMMARY = "check graphs and maps; list issues; exit 1 on errors"
+SUMMARY = "check graphs, maps, workflows, boards and episode records; list issues; exit 1 on errors"
 HELP = """
 Checks each graph (*.grooph.json) and operation map (*.grooph-map.json) named, and every such file
-under a named folder (`grooph validate .` checks a whole repository; .git is not entered). Prints one
-line per issue (errors on stderr, warnings on stdout) and a summary line per file; for a map, first its
-shape line and after the issues what waits on a person. Many files are checked on every core, and the
-output is the same, in the same order, as one by one. At a terminal a progress line shows on stderr.
+under a named folder (`grooph validate .` checks a whole repository; .git is not entered); also the
+neighbouring formats: board workflows (*.workflow.yaml), boards (*.board.json) and episode records
+(*.episodes.json), by name or by content. Prints one line per issue (errors on stderr, warnings on
+stdout) and a summary line per file; for a map, first its shape line and after the issues what waits
+on a person. For the neighbouring formats `at` is the JSON pointer of the value, and while a structural
+error exists only the reader's and structural issues are listed. Many files are checked on every core,
+and the output is the same, in the same order, as one by one. At a terminal a progress line shows on
+stderr.
 
 Flags:
   --for-export, --complete   also apply the export-only rules (E_NO_TARGET, E_NO_GOAL, E_IS_TEMPLATE,
@@ -51,6 +55,7 @@ Examples:
   grooph validate fixtures/valid fixtures/maps/valid
   grooph validate . --format github           # in a GitHub Actions step
   grooph validate . --format sarif > grooph.sarif
+  grooph validate --locations review.workflow.yaml
 """
 
 FORMATS = ("text", "json", "github", "sarif")
@@ -104,6 +109,9 @@ class TextOutput:
     def empty(self, folder: str) -> None:
         self._put("err", "grooph: " + no_document_message(folder))
 
+    def refused(self, r: FileResult) -> None:
+        self._put("err", r.refusal or "")
+
     def checked(self, r: FileResult) -> None:
         if r.proposal:
             self._put("err", PROPOSAL_MESSAGE.format(file=r.path))
@@ -136,6 +144,10 @@ class JsonOutput:
     def empty(self, folder: str) -> None:
         self.progress.write(sys.stderr, "grooph: " + no_document_message(folder) + "\n")
 
+    def refused(self, r: FileResult) -> None:
+        self.progress.write(sys.stderr, f"{r.refusal}\n")
+        self.reports.append({"file": r.path, "ok": False, "kind": None, "issues": [], "error": r.refusal})
+
     def checked(self, r: FileResult) -> None:
         self.reports.append(_report(r))
 
@@ -163,6 +175,10 @@ class GithubOutput:
     def empty(self, folder: str) -> None:
         self.progress.write(sys.stderr, "grooph: " + no_document_message(folder) + "\n")
         self._put(self.gh.notice(no_document_message(folder)))
+
+    def refused(self, r: FileResult) -> None:
+        self.progress.write(sys.stderr, f"{r.refusal}\n")
+        self._put(self.gh.notice(r.refusal or "", r.path))
 
     def checked(self, r: FileResult) -> None:
         if r.proposal:
@@ -195,6 +211,10 @@ class SarifOutput:
     def empty(self, folder: str) -> None:
         self.progress.write(sys.stderr, "grooph: " + no_document_message(folder) + "\n")
         self.notifications.append(self.sarif.notification(no_document_message(folder)))
+
+    def refused(self, r: FileResult) -> None:
+        self.progress.write(sys.stderr, f"{r.refusal}\n")
+        self.notifications.append(self.sarif.notification(r.refusal or "", r.path))
 
     def checked(self, r: FileResult) -> None:
         if r.proposal:
@@ -262,6 +282,10 @@ def run(argv: list[str]) -> int:
             r = next(results)
             if r.missing:
                 output.missing(r)
+                failed = True
+                continue
+            if r.refusal is not None:
+                output.refused(r)
                 failed = True
                 continue
             failed = failed or r.has_error or r.proposal

@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Union
 
 import annotated_types
-from pydantic import BaseModel, StringConstraints
+from pydantic import BaseModel, Strict, StringConstraints
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
-from grooph_core.model.markers import Defines, Keys, Lex, Ref, Title
+from grooph_core.model.markers import Complaint, Defines, Keys, Lex, Ref, ScalarText, Title
 from grooph_core.text import JS_WHITESPACE
 
 MISSING: Any = PydanticUndefined
@@ -40,14 +40,19 @@ class StrType:
     ref: str | None = None
     defines: str | None = None
     examples: tuple[str, ...] = ()
+    any_scalar: bool = False  # a YAML string field that takes any non-null scalar as its text
+    complaint: str = ""  # the reader's words when the value is not a string (workflow.md §2 Names)
 
 
 @dataclass(frozen=True, eq=False)
 class NumType:
-    """A finite number; `integer` when no fraction is allowed; `minimum` inclusive."""
+    """A finite number; `integer` when no fraction is allowed; `minimum` and `maximum` inclusive;
+    `strict` when an integer must be written without a fraction (serde's i64: `2.0` is refused)."""
 
     integer: bool
     minimum: float | None = None
+    maximum: float | None = None
+    strict: bool = False
 
     @property
     def expected(self) -> str:
@@ -82,6 +87,13 @@ class EnumType:
 
 
 @dataclass(frozen=True, eq=False)
+class NullType:
+    """The YAML/JSON null, as one alternative of an expression (workflow.md §2 Expr)."""
+
+    expected: str = "null"
+
+
+@dataclass(frozen=True, eq=False)
 class AnyType:
     """Free JSON (run-note `patch`): never checked, keys sorted in canonical form."""
 
@@ -108,6 +120,8 @@ class RecordType:
     key_regex: re.Pattern | None = None
     key_role: str = "key"
     key_ref: str | None = None
+    min_props: int = 0
+    max_props: int | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -117,6 +131,7 @@ class FieldDesc:
     required: bool
     description: str
     default: Any = MISSING
+    nullable: bool = False  # `null` is the same as leaving the field out (workflow.md §0)
 
 
 @dataclass(frozen=True, eq=False)
@@ -130,6 +145,7 @@ class ObjectType:
     names: tuple[str, ...] = ()
     name_set: frozenset[str] = frozenset()
     required: tuple[str, ...] = ()
+    closed: bool = False  # unknown keys refused (serde `deny_unknown_fields`)
 
     @property
     def expected(self) -> str:
@@ -160,9 +176,13 @@ class AltType:
     title: str
     options: tuple["TypeDesc", ...]
     expected: str
+    complaint: str = ""  # the reader's words when no alternative accepts (workflow.md §2)
 
 
-TypeDesc = Union[StrType, NumType, BoolType, ConstType, EnumType, AnyType, ArrayType, RecordType, ObjectType, UnionType, AltType]
+TypeDesc = Union[
+    StrType, NumType, BoolType, ConstType, EnumType, AnyType, NullType, ArrayType, RecordType, ObjectType, UnionType,
+    AltType,
+]
 
 
 def label_of(t: TypeDesc) -> str:
@@ -215,6 +235,8 @@ def describe(tp, meta: list | None = None) -> TypeDesc:
 
     if tp is Any:
         return AnyType()
+    if tp is type(None):
+        return NullType()
     if _is_model(tp):
         return describe_model(tp)
     if tp is str:
@@ -224,6 +246,7 @@ def describe(tp, meta: list | None = None) -> TypeDesc:
         min_length = (sc.min_length or 0) if sc else 0
         ref = _first(meta, Ref)
         dfn = _first(meta, Defines)
+        complaint = _first(meta, Complaint)
         return StrType(
             expected=lex.expected if lex else "string",
             pattern=pattern,
@@ -233,12 +256,16 @@ def describe(tp, meta: list | None = None) -> TypeDesc:
             ref=ref.kind if ref else None,
             defines=dfn.kind if dfn else None,
             examples=lex.examples if lex else (),
+            any_scalar=_first(meta, ScalarText) is not None,
+            complaint=complaint.text if complaint else "",
         )
     if tp is bool:
         return BoolType()
     if tp in (int, float):
         ge = _first(meta, annotated_types.Ge)
-        return NumType(integer=tp is int, minimum=ge.ge if ge else None)
+        le = _first(meta, annotated_types.Le)
+        return NumType(integer=tp is int, minimum=ge.ge if ge else None, maximum=le.le if le else None,
+                       strict=_first(meta, Strict) is not None)
     if origin is Literal:
         values = typing.get_args(tp)
         if all(isinstance(v, str) for v in values):
@@ -252,6 +279,7 @@ def describe(tp, meta: list | None = None) -> TypeDesc:
     if origin is dict:
         _, value = typing.get_args(tp)
         keys = _first(meta, Keys) or Keys()
+        size = _first(meta, annotated_types.Len)
         return RecordType(
             value=describe(value),
             expected=title.expected if title else "object",
@@ -259,6 +287,8 @@ def describe(tp, meta: list | None = None) -> TypeDesc:
             key_regex=py_regex(keys.pattern) if keys.pattern else None,
             key_role=keys.role,
             key_ref=keys.ref,
+            min_props=size.min_length if size else 0,
+            max_props=size.max_length if size else None,
         )
     if origin in (Union, types.UnionType):
         args = typing.get_args(tp)
@@ -271,7 +301,9 @@ def describe(tp, meta: list | None = None) -> TypeDesc:
                 branches[kind_field.values[0]] = obj
             return UnionType(title.expected if title else "value", branches)
         options = tuple(describe(a) for a in args)
-        return AltType(title.expected if title else "value", options, _alternatives_expected(options))
+        complaint = _first(meta, Complaint)
+        return AltType(title.expected if title else "value", options, _alternatives_expected(options),
+                       complaint.text if complaint else "")
     raise TypeError(f"no descriptor for annotation {tp!r}")
 
 
@@ -306,6 +338,7 @@ def describe_model(cls: type[BaseModel]) -> ObjectType:
         names=tuple(f.name for f in fields),
         name_set=frozenset(f.name for f in fields),
         required=tuple(f.name for f in fields if f.required),
+        closed=cls.model_config.get("extra") == "forbid",
     )
     _OBJECT_CACHE[cls] = obj
     return obj
@@ -313,11 +346,20 @@ def describe_model(cls: type[BaseModel]) -> ObjectType:
 
 def _describe_field(attr: str, info: FieldInfo) -> FieldDesc:
     name = info.alias or attr
-    t = describe(info.annotation, list(info.metadata))
+    annotation, nullable = info.annotation, False
+    if not info.is_required() and typing.get_origin(annotation) in (Union, types.UnionType):
+        # `Optional[T]` (the neighbouring formats): null is absence, the field's type is T.
+        args = typing.get_args(annotation)
+        rest = tuple(a for a in args if a is not type(None))
+        if len(rest) == 1 and len(args) == 2:
+            annotation, nullable = rest[0], True
+    t = describe(annotation, list(info.metadata))
     if not info.description:
         raise TypeError(f"field {name!r} has no description")
     default = info.default if info.default is not None else MISSING
-    return FieldDesc(name, t, info.is_required(), info.description, default)
+    if default is MISSING and info.default_factory is not None:
+        default = info.default_factory()
+    return FieldDesc(name, t, info.is_required(), info.description, default, nullable)
 
 
 def _roots() -> dict[str, ObjectType]:
@@ -328,8 +370,15 @@ def _roots() -> dict[str, ObjectType]:
 
 
 ROOTS: dict[str, ObjectType] = _roots()
+# The neighbouring formats with a pydantic model, described on first use (workflow.md, board.md).
+_LATER_ROOTS = {"workflow": ("grooph_core.model.workflow", "Workflow"), "board": ("grooph_core.model.board", "Board")}
 
 
 def root_type(kind: str) -> ObjectType:
-    """The descriptor of a document's root object: kind is "graph" or "map"."""
-    return ROOTS["map" if kind == "map" else "graph"]
+    """The descriptor of a document's root object: kind is "graph", "map", "workflow" or "board"."""
+    if kind in _LATER_ROOTS and kind not in ROOTS:
+        import importlib
+
+        module, name = _LATER_ROOTS[kind]
+        ROOTS[kind] = describe_model(getattr(importlib.import_module(module), name))
+    return ROOTS.get(kind) or ROOTS["graph"]

@@ -121,3 +121,33 @@ Date = pattern_str(DATE_PATTERN, "date as YYYY-MM-DD")
 NonNegInt = Annotated[int, annotated_types.Ge(0)]
 PositiveInt = Annotated[int, annotated_types.Ge(1)]
 NonNegNumber = Annotated[float, annotated_types.Ge(0)]
+
+
+# ---- markers of the neighbouring formats (spec/workflow.md §2, board.md §2) ---------------------------
+
+
+class SerdeModel(BaseModel):
+    """Base of a serde struct of the neighbouring formats: unknown keys are ignored (W_UNKNOWN_KEY); only
+    the wire names (`where`, `for`) are read."""
+
+    model_config = ConfigDict(extra="allow", defer_build=True)
+
+
+class ClosedModel(BaseModel):
+    """A serde struct with `deny_unknown_fields`: an unknown key is an error."""
+
+    model_config = ConfigDict(extra="forbid", defer_build=True)
+
+
+@dataclass(frozen=True)
+class ScalarText:
+    """A string field of a YAML document that serde_yaml fills from any non-null scalar, as its text
+    (workflow.md §2: `stored_as: 1` is the string "1")."""
+
+
+@dataclass(frozen=True)
+class Complaint:
+    """What the reader says when a value does not have this shape, in the seed's own words
+    ("an expression is a string or a literal")."""
+
+    text: str

@@ -1,5 +1,6 @@
-"""The published JSON Schemas of the two document kinds (map.md §2.9), generated from the models by
-`python -m grooph_core.schema.generate` and committed beside this file."""
+"""The published JSON Schemas (map.md §2.9): those of the graph, the operation map, the workflow and the
+board are generated from the models by `python -m grooph_core.schema.generate` and committed beside this
+file; the episode record's is the seed's own, shipped unchanged (episodes.md §2)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,16 @@ import json
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-FILES = {"graph": HERE / "grooph-0.schema.json", "map": HERE / "grooph-map-0.schema.json"}
+FILES = {
+    "graph": HERE / "grooph-0.schema.json",
+    "map": HERE / "grooph-map-0.schema.json",
+    "workflow": HERE / "workflow.schema.json",
+    "board": HERE / "board.schema.json",
+}
+SHIPPED = {"episodes": HERE / "episodes.schema.json"}
 
 
 def load_schema(kind: str) -> dict:
-    """The committed JSON Schema of a graph ("graph") or an operation map ("map")."""
-    return json.loads(FILES["map" if kind == "map" else "graph"].read_text("utf-8"))
+    """The committed JSON Schema of a kind ("graph", "map", "workflow", "board", "episodes")."""
+    path = FILES.get(kind) or SHIPPED.get(kind) or FILES["graph"]
+    return json.loads(path.read_text("utf-8"))

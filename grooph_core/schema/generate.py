@@ -10,6 +10,10 @@ small inline objects stay inline; ids `{"type":"string","pattern":…}`; integer
 `kind` as a `const`; untagged alternatives an `anyOf`; records `additionalProperties` (+
 `propertyNames` for a key pattern). No `additionalProperties` on declared objects: unknown keys are
 valid (they are warnings).
+
+The neighbouring formats add (workflow.md §0, §2; board.md §2): `additionalProperties: false` on the types
+that refuse unknown keys; a field that may be left out also takes `null` (absence); a YAML string field
+takes any scalar but null (serde_yaml reads it as its text); i64 bounds as `minimum`/`maximum`.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from grooph_core.model.compiled import (
     BoolType,
     ConstType,
     EnumType,
+    NullType,
     NumType,
     ObjectType,
     RecordType,
@@ -45,7 +50,18 @@ META = {
         "title": "grooph operation map v0",
         "description": "A grooph operation map: harness sessions on machines and accounts, the people they work with, and every path by which work passes between them.",
     },
+    "workflow": {
+        "$id": "https://grooph.dev/schema/workflow.schema.json",
+        "title": "board workflow",
+        "description": "A board's workflow (*.workflow.yaml): statuses, the transitions between them, what runs in each, the dispatcher and its caps, and the run machine.",
+    },
+    "board": {
+        "$id": "https://grooph.dev/schema/board.schema.json",
+        "title": "task board",
+        "description": "One board (*.board.json): a queue of tasks with their lanes, dependencies, attempts, reviews and comments.",
+    },
 }
+
 
 
 class _Gen:
@@ -68,7 +84,7 @@ class _Gen:
 
     def inline(self, t: TypeDesc) -> dict:
         if isinstance(t, StrType):
-            s: dict = {"type": "string"}
+            s: dict = {"type": ["string", "number", "boolean"] if t.any_scalar else "string"}
             if t.min_length or t.nonempty:
                 s["minLength"] = max(1, t.min_length)
             if t.pattern:
@@ -79,8 +95,13 @@ class _Gen:
         if isinstance(t, NumType):
             s = {"type": "integer" if t.integer else "number"}
             if t.minimum is not None:
-                s["minimum"] = int(t.minimum) if float(t.minimum).is_integer() else t.minimum
+                s["minimum"] = t.minimum if isinstance(t.minimum, int) else (
+                    int(t.minimum) if float(t.minimum).is_integer() else t.minimum)
+            if t.maximum is not None:
+                s["maximum"] = t.maximum
             return s
+        if isinstance(t, NullType):
+            return {"type": "null"}
         if isinstance(t, BoolType):
             return {"type": "boolean"}
         if isinstance(t, ConstType):
@@ -99,6 +120,10 @@ class _Gen:
             if t.key_pattern:
                 s["propertyNames"] = {"pattern": t.key_pattern}
             s["additionalProperties"] = self.place(t.value)
+            if t.min_props:
+                s["minProperties"] = t.min_props
+            if t.max_props is not None:
+                s["maxProperties"] = t.max_props
             return s
         if isinstance(t, ObjectType):
             return self.object(t)
@@ -117,10 +142,19 @@ class _Gen:
                 props[f.name] = self.ref(f.type)
             else:
                 props[f.name] = self.inline(f.type)
+            if f.nullable and not _takes_null(props[f.name]):
+                props[f.name] = {"anyOf": [props[f.name], {"type": "null"}]}
         s: dict = {"type": "object", "properties": props}
         if t.required:
             s["required"] = list(t.required)
+        if t.closed:
+            s["additionalProperties"] = False
         return s
+
+
+def _takes_null(s: dict) -> bool:
+    """True when a schema already accepts null (any value, or a type list with null)."""
+    return s == {} or s.get("type") == "null" or any(_takes_null(o) for o in s.get("anyOf", ()))
 
 
 def generate(kind: str) -> dict:
@@ -139,7 +173,7 @@ def schema_text(kind: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    for kind, path in FILES.items():
+    for kind, path in FILES.items():  # the episode record's schema is the seed's, never generated
         text = schema_text(kind)
         old = path.read_text("utf-8") if path.exists() else None
         if old != text:

@@ -4,6 +4,7 @@ order), the by-hand list of a map, and, where given, the primary range of each i
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -16,7 +17,9 @@ from grooph_core.load import read_document
 from grooph_core.validate import validate_value
 from tests.conftest import FIXTURES, fixture_files, sidecar
 
-SPEC = Path(__file__).resolve().parents[3] / "shared" / "spec"
+# The spec beside the repository (/work/main -> /work/shared), or beside the worktrees' folder.
+SPEC = next((p / "shared" / "spec" for p in Path(__file__).resolve().parents[3:5] if (p / "shared" / "spec").exists()),
+            Path(__file__).resolve().parents[3] / "shared" / "spec")
 
 VALID = fixture_files("valid") + fixture_files("maps", "valid")
 INVALID = fixture_files("invalid") + fixture_files("maps", "invalid")
@@ -107,3 +110,94 @@ def test_every_spec_code_has_a_failing_fixture(spec: str, folder: Path):
     assert codes, spec
     missing = sorted(c for c in codes if not list((folder / c).glob("*.json")))
     assert missing == []
+
+
+# ---- the neighbouring formats (workflow.md, board.md, episodes.md) -----------------------------------
+#
+# fixtures/<kind>/valid/ and fixtures/<kind>/invalid/<CODE>/, each invalid file with a sidecar fixing the
+# command line's (strict) issue list: code, `at` (the JSON pointer) and range, in order; "tolerant" fixes the
+# editor's list where it differs.
+
+from grooph_core.kinds import NEIGHBOURS, NeighbourKind  # noqa: E402
+from grooph_core.neighbours import analyze_neighbour  # noqa: E402
+
+
+def _neighbour_files(kind: NeighbourKind, part: str) -> list[Path]:
+    base = FIXTURES / kind.name / part
+    return sorted(p for p in base.rglob("*") if p.name.endswith(kind.suffixes)) if base.exists() else []
+
+
+def _neighbour_cases(part: str) -> list[tuple[NeighbourKind, Path]]:
+    return [(k, p) for k in NEIGHBOURS for p in _neighbour_files(k, part)]
+
+
+def _neighbour_sidecar(kind: NeighbourKind, path: Path) -> dict | None:
+    name = path.name
+    for suf in kind.suffixes:
+        if name.endswith(suf):
+            name = name[: -len(suf)]
+    side = path.with_name(name + ".expect.json")
+    return json.loads(side.read_text("utf-8")) if side.exists() else None
+
+
+def _listing(kind: NeighbourKind, text: str, tolerant: bool) -> list[dict]:
+    a = analyze_neighbour(text, kind, tolerant=tolerant)
+    out = []
+    for issue in a.issues:
+        s, e = a.span(issue)
+        out.append({"code": issue.code, "at": list(issue.at), "range": [*a.line_index.position(s), *a.line_index.position(e)]})
+    return out
+
+
+def _nid(case) -> str:
+    return str(case[1].relative_to(FIXTURES)) if isinstance(case, tuple) else str(case)
+
+
+@pytest.mark.parametrize("case", _neighbour_cases("valid"), ids=_nid)
+def test_neighbour_valid_fixture_is_clean(case):
+    """workflow.md §5, episodes.md §4, and our board: clean in both modes (not even a warning)."""
+    kind, path = case
+    text = path.read_text("utf-8")
+    assert _listing(kind, text, tolerant=False) == []
+    assert _listing(kind, text, tolerant=True) == []
+
+
+@pytest.mark.parametrize("case", _neighbour_cases("invalid"), ids=_nid)
+def test_neighbour_invalid_fixture_gives_its_sidecar(case):
+    kind, path = case
+    text = path.read_text("utf-8")
+    expect = _neighbour_sidecar(kind, path)
+    assert expect is not None, f"{path.name} has no sidecar"
+    strict = _listing(kind, text, tolerant=False)
+    assert path.parent.name in [i["code"] for i in strict]
+    assert strict == expect["issues"]
+    assert _listing(kind, text, tolerant=True) == expect.get("tolerant", expect["issues"])
+    for row in strict:  # only a missing character at a spot is an empty range (workflow.md §0)
+        if row["code"] != "E_SYNTAX":
+            assert row["range"][:2] != row["range"][2:], row
+
+
+def _neighbour_spec_codes(kind: NeighbourKind) -> set[str]:
+    """The codes of the spec's §3 tables (the first cell of each row)."""
+    f = SPEC / f"{kind.name}.md"
+    if not f.exists():
+        pytest.skip("spec not beside the repository")
+    text = f.read_text("utf-8")
+    section = text[text.index("## 3."):text.index("## 4.")]
+    return {c for line in section.splitlines() if line.startswith("| `")
+            for c in re.findall(r"`([EW]_[A-Z_]+)`", line.split("|")[1])}
+
+
+@pytest.mark.parametrize("kind", NEIGHBOURS, ids=lambda k: k.name)
+def test_every_neighbour_code_has_a_fixture_giving_exactly_it(kind: NeighbourKind):
+    """issue 15 "Done when": every code of the three specs has a failing fixture that gives exactly it."""
+    codes = _neighbour_spec_codes(kind)
+    assert len(codes) >= 12, codes
+    folder = FIXTURES / kind.name / "invalid"
+    missing = []
+    for code in sorted(codes):
+        files = [p for p in (folder / code).glob("*") if p.name.endswith(kind.suffixes)]
+        if not any({i["code"] for i in _listing(kind, p.read_text("utf-8"), tolerant=False)} == {code} for p in files):
+            missing.append(code)
+    assert missing == []
+    assert sorted(p.name for p in folder.iterdir()) == sorted(codes)  # no folder for a code the spec lacks

@@ -15,14 +15,14 @@ from grooph_core.schema_check import schema_issues
 from tests.conftest import fixture_files
 
 
-@pytest.mark.parametrize("kind", ["graph", "map"])
+@pytest.mark.parametrize("kind", list(FILES))
 def test_committed_schema_matches_the_models(kind):
     committed = FILES[kind].read_text("utf-8")
     assert committed == schema_text(kind), (
         f"{FILES[kind].name} drifted from the models: run `python -m grooph_core.schema.generate` and commit it")
 
 
-@pytest.mark.parametrize("kind", ["graph", "map"])
+@pytest.mark.parametrize("kind", list(FILES))
 def test_schema_is_a_valid_draft_2020_12_schema(kind):
     schema = load_schema(kind)
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"

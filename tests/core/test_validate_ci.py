@@ -172,8 +172,9 @@ def test_empty_folder_says_so_and_fails(capsys, tmp_path):
     (tmp_path / "empty" / ".git" / "stray.grooph.json").write_text(DANGLING.read_text())  # never entered
     code, out, err = run(capsys, tmp_path / "empty")
     assert code == 1 and out == ""
-    assert err == (f"grooph: no grooph document in {tmp_path / 'empty'} (looked for *.grooph.json or "
-                   f"*.grooph-map.json in it and its subfolders)\n")
+    assert err == (f"grooph: no grooph document in {tmp_path / 'empty'} (looked for *.grooph.json, "
+                   f"*.grooph-map.json, *.workflow.yaml, *.workflow.yml, *.board.json or *.episodes.json "
+                   f"in it and its subfolders)\n")
     code, out, err = run(capsys, tmp_path / "empty", "--json")
     assert code == 1 and json.loads(out) == [] and "no grooph document" in err
 

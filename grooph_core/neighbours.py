@@ -1,0 +1,263 @@
+"""The analysis of a neighbouring document (workflow.md §0): read, check, rules, order, spans.
+
+One pipeline for the three kinds registered in `kinds.NEIGHBOURS`:
+
+1. the reader (JSON: `source.parse`; YAML: `yaml_source.parse_yaml`) and its issues, first;
+2. the kind's structural check (`E_WF_SCHEMA`, `E_BOARD_SCHEMA`, `E_EPISODES_SCHEMA`), in document order;
+3. the kind's `RULES` in registration order, each rule's issues by position unless it keeps its own
+   order (`Workflow::check()`'s).
+
+**Strict** (the command line): a reader error (`E_SYNTAX`: not YAML or JSON, a second document, a YAML key
+written twice) is reported alone; while the structural check finds anything, only the reader's issues and
+those are reported, no rule and no warning. **Tolerant** (the editor): the rules also run, on what
+could be read; they say nothing about what they could not read.
+
+Spans follow workflow.md §0 "Where an issue points": the value; a key; a missing field's mapping by the
+key it stands under, else its first key, else the (empty) mapping itself. The rules speak JSON pointers;
+only `issue_span` turns them into text.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from grooph_core.issues import Issue, make
+from grooph_core.kinds import NeighbourKind
+from grooph_core.line_index import LineIndex
+from grooph_core.load import MAX_DEPTH as CLI_MAX_DEPTH
+from grooph_core.load import MAX_FILE_BYTES, Loaded
+from grooph_core.source import MAX_CHARS, MAX_DEPTH, ParsedText, parse
+from grooph_core.text import pointer_escape, value_at
+from grooph_core.yaml_source import parse_yaml
+
+
+@dataclass(frozen=True)
+class NeighbourAnalysis:
+    """One version of a neighbouring document: what was read, and every issue in report order."""
+
+    text: str
+    neighbour: NeighbourKind
+    parsed: ParsedText
+    issues: tuple[Issue, ...]
+    _lines: list = field(default_factory=list, compare=False, repr=False)
+
+    @property
+    def value(self) -> object:
+        return self.parsed.value
+
+    @property
+    def kind(self) -> str:
+        return self.neighbour.name
+
+    @property
+    def line_index(self) -> LineIndex:
+        if not self._lines:
+            self._lines.append(LineIndex(self.text))
+        return self._lines[0]
+
+    def span(self, issue: Issue) -> tuple[int, int]:
+        return issue_span(self.parsed, issue)
+
+    def pointer_span(self, pointer: str, *, key: bool = False) -> tuple[int, int]:
+        return pointer_span(self.parsed, pointer, key=key)
+
+    def lsp_range(self, issue: Issue) -> dict:
+        """The issue's range as the JSON report gives it (0-based lines, UTF-16 characters)."""
+        s, e = self.span(issue)
+        (sl, sc), (el, ec) = self.line_index.position(s), self.line_index.position(e)
+        return {"start": {"line": sl, "character": sc}, "end": {"line": el, "character": ec}}
+
+
+def rules_of(kind: NeighbourKind):
+    """The kind's rules package (`SCHEMA_CODE`, `structure_issues`, `read`, `RULES`)."""
+    return importlib.import_module(kind.rules)
+
+
+def read_text(text: str, kind: NeighbourKind, *, max_chars: int = MAX_CHARS, max_depth: int = MAX_DEPTH,
+              recover: bool = False) -> ParsedText:
+    """The kind's reader on the text (`recover`: read what it can of broken YAML, as the editor does).
+    Its issues carry the pointer they are about in `at` (workflow.md §0 "The report"); of a JSON key
+    written several times only the later copies are reported (§0)."""
+    if kind.syntax == "yaml":
+        parsed = parse_yaml(text, max_chars=max_chars, max_depth=max_depth, recover=recover)
+    else:
+        parsed = parse(text, max_chars=max_chars, max_depth=max_depth)
+    problems, seen = [], set()
+    for p in parsed.problems:
+        if p.code == "W_DUPLICATE_KEY":
+            if p.pointers[0] not in seen:  # the first copy (the reader reports every copy, in text order)
+                seen.add(p.pointers[0])
+                continue
+        problems.append(replace(p, at=p.pointers[:1]) if p.pointers and not p.at else p)
+    if problems == list(parsed.problems):
+        return parsed
+    return replace(parsed, problems=tuple(problems))
+
+
+def analyze_neighbour(text: str, kind: NeighbourKind, *, tolerant: bool = True, max_chars: int = MAX_CHARS,
+                      max_depth: int = MAX_DEPTH) -> NeighbourAnalysis:
+    """Read and check one text of a neighbouring kind. Never raises on any `str`."""
+    parsed = read_text(text, kind, max_chars=max_chars, max_depth=max_depth, recover=tolerant)
+    problems = list(parsed.problems)
+    if any(p.code == "E_DOC_LIMIT" for p in problems):
+        return NeighbourAnalysis(text, kind, parsed, tuple(problems))
+    reader_failed = any(p.severity == "error" for p in problems)
+    if reader_failed and (parsed.value is None or not tolerant):  # the engine refuses the file as it reads it
+        return NeighbourAnalysis(text, kind, parsed, tuple(problems))
+    pkg = rules_of(kind)
+
+    def in_text_order(issues) -> list[Issue]:
+        return sorted(issues, key=lambda i: issue_span(parsed, i))
+
+    structure = in_text_order(pkg.structure_issues(parsed.value))
+    if not tolerant and structure:
+        return NeighbourAnalysis(text, kind, parsed, tuple(problems + structure))
+    doc = pkg.read(parsed.value)
+    findings = list(structure)
+    for rule in pkg.RULES:
+        found = list(rule.run(doc))
+        findings += in_text_order(found) if rule.by_position else found
+    cuts = cut_spans(parsed)
+    if cuts:
+        findings = [i for i in findings if not _echoes_a_cut(parsed, i, cuts, pkg.WHOLE_SHAPE_CODES)]
+    return NeighbourAnalysis(text, kind, parsed, tuple(problems + findings))
+
+
+def cut_spans(parsed: ParsedText) -> list[tuple[int, int]]:
+    """The spans of text the reader could not read and left out or guessed at (broken text only): the
+    YAML lines it blanked, the JSON values it cut (DESIGN.md "As you type")."""
+    spans = [tuple(c) for p in parsed.problems for c in (p.data.get("cut") or ())]
+    for pointer in parsed.broken:
+        if pointer:  # an unclosed root spoils none of its members; each cut member is listed itself
+            vs = parsed.source_map.value_span(pointer)
+            if vs is not None:
+                spans.append(vs)
+    return spans  # type: ignore[return-value]
+
+
+def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    return a[0] < b[1] and b[0] < a[1] or (a[0] == a[1] and b[0] <= a[0] <= b[1])
+
+
+def _echoes_a_cut(parsed: ParsedText, issue: Issue, cuts, whole_shape_codes) -> bool:
+    """A finding that may only say what the reader could not read: it points into a cut; it is a
+    missing field of a mapping a cut runs through; it is about a null whose content may be the cut right
+    after it; it is about the whole document's shape; or it says a name is unknown whose definition may
+    stand in a cut."""
+    if issue.code in whole_shape_codes:
+        return True
+    span = issue_span(parsed, issue)
+    if any(_overlaps(span, c) for c in cuts):
+        return True
+    if issue.on_key and issue.data.get("problem") == "missing":
+        holder = parsed.source_map.value_span(issue.pointers[0])
+        if holder is not None and any(holder[0] <= c[0] and c[1] <= holder[1] for c in cuts):
+            return True
+    if issue.pointers and value_at(parsed.value, issue.pointers[0]) is None:
+        ks = parsed.source_map.key_span(issue.pointers[0])  # `statuses:` whose lines were all cut
+        if ks is not None and any(c[0] >= ks[1] and not parsed.text[ks[1]:c[0]].strip(" \t\r\n:") for c in cuts):
+            return True
+    name = issue.data.get("name")
+    return isinstance(name, str) and bool(name) and any(name in parsed.text[c[0]:c[1]] for c in cuts)
+
+
+def issue_span(parsed: ParsedText, issue: Issue) -> tuple[int, int]:
+    """The character span an issue points at (workflow.md §0 "Where an issue points")."""
+    span = issue.data.get("span") if issue.data else None
+    if span is not None:
+        return tuple(span)  # type: ignore[return-value]
+    if not issue.pointers:
+        return (0, 0)
+    return pointer_span(parsed, issue.pointers[0], key=issue.on_key)
+
+
+def pointer_span(parsed: ParsedText, pointer: str, *, key: bool = False) -> tuple[int, int]:
+    """The span of a pointer's value, or with `key` of its key: for a mapping with no key above it
+    (the top level, a list item) its first key, for an empty one the mapping itself. A pointer the text
+    does not have falls back to its nearest ancestor that it has."""
+    sm = parsed.source_map
+    if key:
+        ks = sm.key_span(pointer)
+        if ks is not None:
+            return ks
+        v = value_at(parsed.value, pointer)
+        if isinstance(v, dict) and v:
+            first = sm.key_span(pointer + "/" + pointer_escape(next(iter(v))))
+            if first is not None:
+                return first
+    p = pointer
+    while True:
+        vs = sm.value_span(p)
+        if vs is not None:
+            if vs[0] == vs[1] and p:
+                ks = sm.key_span(p)  # a null written as nothing (`role:`): its key shows it
+                if ks is not None:
+                    return ks
+            return vs
+        if p == "":
+            return (0, 0)
+        p = p[: p.rfind("/")]
+
+
+# ---- the command line --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NeighbourLoaded(Loaded):
+    """A file of a neighbouring kind as the command line read it, with its strict analysis."""
+
+    analysis: NeighbourAnalysis | None = None
+
+
+class NotOurs(Exception):
+    """A YAML file that is not a workflow (workflow.md §1: "Other YAML files are not ours")."""
+
+
+def check_file(path: str, kind: NeighbourKind) -> tuple[NeighbourLoaded, list[Issue]]:
+    """Read and strictly check one file of a neighbouring kind, within the command line's limits (the
+    limits of grooph documents: 64 MiB, 512 levels). Raises OSError when it cannot be read."""
+    p = Path(path)
+    size = p.stat().st_size
+    if size > MAX_FILE_BYTES:
+        issue = make("E_DOC_LIMIT", f"the file is {size} bytes, over the {MAX_FILE_BYTES}-byte limit", span=(0, 0))
+        return NeighbourLoaded(path, None, None, kind.name, issue), [issue]  # type: ignore[arg-type]
+    data = p.read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        issue = make("E_SYNTAX", f"the file is not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start})",
+                     span=(0, 0))
+        return NeighbourLoaded(path, None, None, kind.name, issue), [issue]  # type: ignore[arg-type]
+    return check_text(path, text, kind)
+
+
+def check_text(path: str, text: str, kind: NeighbourKind) -> tuple[NeighbourLoaded, list[Issue]]:
+    """The strict analysis of a text already read."""
+    a = analyze_neighbour(text, kind, tolerant=False, max_chars=MAX_FILE_BYTES, max_depth=CLI_MAX_DEPTH)
+    return NeighbourLoaded(path, text, a.value, kind.name, None, a), list(a.issues)  # type: ignore[arg-type]
+
+
+def yaml_kind(path: str) -> NeighbourKind:
+    """The kind of a YAML file of another name, by its content; NotOurs when it is no workflow."""
+    from grooph_core.kinds import neighbour_from_value
+
+    try:
+        text = Path(path).read_text("utf-8")
+    except UnicodeDecodeError:
+        text = ""
+    kind = neighbour_from_value(parse_yaml(text).value, "yaml")
+    if kind is None:
+        raise NotOurs(f"grooph: {path} is YAML but not a workflow (its top level has no statuses and initial); "
+                      "nothing was checked")
+    return kind
+
+
+def report_ranges(doc: Loaded, issues: list[Issue]) -> list[dict]:
+    """The JSON report's ranges of a neighbouring file's issues."""
+    a = getattr(doc, "analysis", None)
+    if a is None:
+        zero = {"line": 0, "character": 0}
+        return [{"start": zero, "end": zero} for _ in issues]
+    return [a.lsp_range(i) for i in issues]

@@ -1,0 +1,50 @@
+"""W_BOARD_TIMESTAMP (board.md §2, §3): a timestamp that is not RFC 3339, or an end before its start
+(an attempt's `ended_at` before its `started_at`, a task's `completed_at` before its `created_at`)."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from grooph_core.issues import Issue, make
+from grooph_core.rules.board.semantics import BoardDoc
+from grooph_core.rules.timestamps import parse_rfc3339
+
+_TASK = ("created_at", "started_at", "completed_at")
+_ATTEMPT = ("started_at", "ended_at")
+
+
+def _stamps(doc: BoardDoc):
+    """(pointer, value, start pointer or None, start value) of every timestamp, in document order."""
+    for _, p, task in doc.task_items():
+        for name in _TASK:
+            if task.get(name) is not None:
+                start = "created_at" if name == "completed_at" else None
+                yield f"{p}/{name}", task[name], start and f"{p}/{start}", task.get(start) if start else None
+        for list_name, fields in (("attempts", _ATTEMPT), ("reviews", ("at",)), ("comments", ("at",))):
+            items = task.get(list_name)
+            if type(items) is not list:
+                continue
+            for i, item in enumerate(items):
+                if type(item) is not dict:
+                    continue
+                for name in fields:
+                    if item.get(name) is not None:
+                        start = "started_at" if name == "ended_at" else None
+                        q = f"{p}/{list_name}/{i}"
+                        yield f"{q}/{name}", item[name], start and f"{q}/{start}", item.get(start) if start else None
+
+
+def timestamp_issues(doc: BoardDoc) -> Iterator[Issue]:
+    for p, v, start_p, start_v in _stamps(doc):
+        if type(v) is not str:
+            continue
+        t = parse_rfc3339(v)
+        if t is None:
+            yield make("W_BOARD_TIMESTAMP", f'"{v}" is not an RFC 3339 timestamp (like 2025-01-31T09:30:00Z)',
+                       (p,), (p,), problem="format")
+            continue
+        s = parse_rfc3339(start_v)
+        if s is not None and t < s:
+            field = p.rsplit("/", 1)[1]
+            yield make("W_BOARD_TIMESTAMP", f"{field} {v} is before {start_p.rsplit('/', 1)[1]} {start_v}",
+                       (p,), (p,), related=((start_p, "the start"),), problem="order")

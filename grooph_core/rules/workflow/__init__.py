@@ -1,0 +1,43 @@
+"""The rules of a board's workflow (spec/workflow.md §3), in their order.
+
+`structure_issues` is `E_WF_SCHEMA` (§2, the structural check; strict mode stops when it finds any).
+`RULES` is the one registration list: the visits of `Workflow::check()` in its own order (§3.1), then
+the warnings in the order of §3.2's table, each in document order.
+"""
+
+from __future__ import annotations
+
+from grooph_core.issues import Issue
+from grooph_core.model.compiled import root_type
+from grooph_core.rules import serde_shape
+from grooph_core.rules.registration import Rule
+from grooph_core.rules.workflow import check, warnings
+from grooph_core.rules.workflow.semantics import WorkflowDoc, read_workflow
+
+SCHEMA_CODE = "E_WF_SCHEMA"
+
+
+def structure_issues(value: object) -> list[Issue]:
+    """E_WF_SCHEMA: what serde refuses when reading the YAML into the model (§2)."""
+    return serde_shape.shape_issues(value, root_type("workflow"), SCHEMA_CODE)
+
+
+read = read_workflow
+
+# Findings about the whole document: while part of a broken text is left out, they would be echoes of
+# the omission (a status whose only way in was cut looks unreachable), so the editor does not say them.
+WHOLE_SHAPE_CODES = frozenset({"W_WF_UNREACHABLE_STATUS", "W_WF_START_UNHANDLED"})
+
+RULES: tuple[Rule, ...] = (
+    *(Rule(visit, by_position=False) for visit in check.CHECK_VISITS),  # E_WF_UNKNOWN_* in check() order
+    Rule(warnings.unknown_keys),  # W_UNKNOWN_KEY
+    Rule(warnings.resume_as_unknown),  # W_WF_RESUME_AS_UNKNOWN
+    Rule(warnings.unreachable_statuses),  # W_WF_UNREACHABLE_STATUS
+    Rule(warnings.unknown_params),  # W_WF_UNKNOWN_PARAM
+    Rule(warnings.unknown_recurring_role),  # W_WF_UNKNOWN_RECURRING_ROLE
+    Rule(warnings.unknown_by_roles),  # W_WF_UNKNOWN_BY_ROLE
+    Rule(warnings.start_unhandled),  # W_WF_START_UNHANDLED
+    Rule(warnings.stored_as_unknown),  # W_WF_STORED_AS_UNKNOWN
+)
+
+__all__ = ["RULES", "WHOLE_SHAPE_CODES", "SCHEMA_CODE", "WorkflowDoc", "read", "structure_issues"]

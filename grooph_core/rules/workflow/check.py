@@ -1,0 +1,173 @@
+"""What the engine refuses (workflow.md §3.1): `Workflow::check()`, every finding instead of the first.
+
+Each function below is one visit of `check()` (seed lines 462-537) and yields its findings in the order
+`check()` meets them; `CHECK_VISITS` lists the visits in `check()`'s order, so the first issue of the
+sequence is exactly the error `check()` returns. Maps are visited as a BTreeMap iterates: keys sorted by
+byte order (Python's `sorted` on `str` is the same order). A target starting with `{{` is a template and
+is not checked. Messages carry `check()`'s words, then our did-you-mean.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterator
+
+from grooph_core.issues import Issue, make
+from grooph_core.rules.workflow.semantics import WorkflowDoc, as_text, status_transitions, transition_list
+from grooph_core.text import did_you_mean, pointer_join
+
+Visit = Callable[[WorkflowDoc], Iterator[Issue]]
+
+
+def suggestion(word: str, names) -> str:
+    """"; did you mean X?" when a name is close enough, else ""."""
+    hint = did_you_mean(word, list(names))
+    return f"; did you mean {hint}?" if hint else ""
+
+
+def _sorted(d: dict | None) -> list:
+    return sorted((d or {}).items())
+
+
+def is_template(name: str) -> bool:
+    return name.startswith("{{")
+
+
+def _targets(doc: WorkflowDoc, ts: object, base: str, prefix: str = "") -> Iterator[Issue]:
+    """`known` over one list of card transitions: E_WF_UNKNOWN_STATUS for each target no status has."""
+    if doc.statuses is None:
+        return
+    for t in transition_list(ts, base):
+        name = t.target
+        if name is not None and not is_template(name) and name not in doc.statuses:
+            p = t.pointer + "/target"
+            yield make("E_WF_UNKNOWN_STATUS", f"{prefix}no status {name}{suggestion(name, doc.statuses)}", (p,), (p,),
+                       name=name)
+
+
+def initial_targets(doc: WorkflowDoc) -> Iterator[Issue]:
+    """`all(&self.initial)?`"""
+    yield from _targets(doc, doc.value.get("initial"), "/initial")
+
+
+def verbs(doc: WorkflowDoc) -> Iterator[Issue]:
+    """For each verb (sorted): its transitions' targets, then their `from` entries."""
+    for verb, ts in _sorted(doc.verbs):
+        base = pointer_join("/verbs", verb)
+        yield from _targets(doc, ts, base)
+        if doc.statuses is None:
+            continue
+        for t in transition_list(ts, base):
+            sources = t.value.get("from")
+            if type(sources) is not list:
+                continue
+            for i, s in enumerate(sources):
+                name = as_text(s)
+                if name is not None and name not in doc.statuses:
+                    p = f"{t.pointer}/from/{i}"
+                    yield make("E_WF_UNKNOWN_SOURCE_STATUS", f"no source status {name}{suggestion(name, doc.statuses)}",
+                               (p,), (p,), name=name)
+
+
+def run_initial(doc: WorkflowDoc) -> Iterator[Issue]:
+    """`run.states.contains_key(&run.initial)`: an absent `initial` is "", a state only if one is named so."""
+    if doc.run is None or doc.run_states is None:
+        return
+    raw = doc.run.get("initial")
+    name = "" if raw is None else as_text(raw)
+    if name is None or name in doc.run_states:
+        return
+    if raw is None:
+        yield make("E_WF_NO_INITIAL_RUN_STATE", 'no initial run state "" (run.initial is not given)',
+                   ("/run/initial",), ("/run",), on_key=True, name="")
+    else:
+        yield make("E_WF_NO_INITIAL_RUN_STATE",
+                   f"no initial run state {name}{suggestion(name, doc.run_states)}", ("/run/initial",),
+                   ("/run/initial",), name=name)
+
+
+def run_outcomes(doc: WorkflowDoc) -> Iterator[Issue]:
+    """`run.outcomes` (sorted): card verbs, so their targets name statuses."""
+    if doc.run is None:
+        return
+    outcomes = doc.run.get("outcomes")
+    for outcome, ts in _sorted(outcomes if type(outcomes) is dict else None):
+        yield from _targets(doc, ts, pointer_join("/run/outcomes", outcome))
+
+
+def run_state_targets(doc: WorkflowDoc) -> Iterator[Issue]:
+    """`run.on` (sorted), then each run state's (sorted) `on` (sorted): targets name run states."""
+    if doc.run is None or doc.run_states is None:
+        return
+    on = doc.run.get("on")
+    lists = [(pointer_join("/run/on", e), ts) for e, ts in _sorted(on if type(on) is dict else None)]
+    for name, state in _sorted(doc.run_states):
+        if type(state) is dict and type(state.get("on")) is dict:
+            lists += [(pointer_join("/run/states", name, "on", e), ts) for e, ts in _sorted(state["on"])]
+    for base, ts in lists:
+        for t in transition_list(ts, base, card=False):
+            target = t.target
+            if target is not None and not is_template(target) and target not in doc.run_states:
+                p = t.pointer + "/target"
+                yield make("E_WF_UNKNOWN_RUN_STATE", f"no run state {target}{suggestion(target, doc.run_states)}",
+                           (p,), (p,), name=target)
+
+
+def run_roles(doc: WorkflowDoc) -> Iterator[Issue]:
+    """Each run specification (sorted): its `role` names a key of `roles`."""
+    if doc.run_roles is None or doc.roles is None:
+        return
+    for name, spec in _sorted(doc.run_roles):
+        role = as_text(spec.get("role")) if type(spec) is dict else None
+        if role is not None and role not in doc.roles:
+            p = pointer_join("/run/roles", name, "role")
+            yield make("E_WF_UNKNOWN_ROLE", f"run {name}: no role {role}{suggestion(role, doc.roles)}", (p,), (p,),
+                       name=role)
+
+
+def workflow_on(doc: WorkflowDoc) -> Iterator[Issue]:
+    """The workflow's `on` (sorted)."""
+    for event, ts in _sorted(doc.on):
+        yield from _targets(doc, ts, pointer_join("/on", event))
+
+
+def statuses(doc: WorkflowDoc) -> Iterator[Issue]:
+    """Each status (sorted): `run_role`, its `on` (sorted), `always`, `after`, then `run.role`."""
+    for name, s in _sorted(doc.statuses):
+        if type(s) is not dict:
+            continue
+        base = pointer_join("/statuses", name)
+        spec = as_text(s.get("run_role")) if s.get("run_role") is not None else None
+        if spec is not None and spec not in (doc.run_roles or {}):
+            p = base + "/run_role"
+            if doc.run is None and doc.value.get("run") is None:
+                yield make("E_WF_UNKNOWN_RUN_SPEC", f"{name}: no run specification {spec} (the workflow has no run "
+                           "machine)", (p,), (p,), name=spec)
+            elif doc.run_roles is not None:
+                yield make("E_WF_UNKNOWN_RUN_SPEC",
+                           f"{name}: no run specification {spec}{suggestion(spec, doc.run_roles)}", (p,), (p,), name=spec)
+        on = s.get("on")
+        for event, ts in _sorted(on if type(on) is dict else None):
+            yield from _targets(doc, ts, pointer_join(base, "on", event), f"{name}: ")
+        yield from _targets(doc, s.get("always"), base + "/always", f"{name}: ")
+        yield from _targets(doc, s.get("after"), base + "/after", f"{name}: ")
+        run = s.get("run")
+        role = as_text(run.get("role")) if type(run) is dict else None
+        if role is not None and doc.roles is not None and role not in doc.roles:
+            p = base + "/run/role"
+            yield make("E_WF_UNKNOWN_ROLE", f"{name}: its run names no role {role}{suggestion(role, doc.roles)}",
+                       (p,), (p,), name=role)
+
+
+# `Workflow::check()`'s order (workflow.md §3.1 "Order").
+CHECK_VISITS: tuple[Visit, ...] = (
+    initial_targets,
+    verbs,
+    run_initial,
+    run_outcomes,
+    run_state_targets,
+    run_roles,
+    workflow_on,
+    statuses,
+)
+
+__all__ = ["CHECK_VISITS", "status_transitions", "suggestion", "is_template"]

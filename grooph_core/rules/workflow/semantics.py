@@ -1,0 +1,125 @@
+"""What the workflow rules read of a document (workflow.md §2, §4): the named things and every transition.
+
+`read_workflow(value)` never raises on any value. A part that does not have its model's shape (the
+editor runs the rules on broken documents too) is `None`, and a rule that needs it says nothing rather
+than guessing: with no readable `statuses`, no target is called unknown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator
+
+from grooph_core.text import pointer_join
+
+
+def as_text(v: object) -> str | None:
+    """A scalar as the text serde_yaml reads into a string field; None for a list, a mapping or null."""
+    if type(v) is str:
+        return v
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return str(v)
+    return None
+
+
+def _mapping(v: object) -> dict | None:
+    return v if type(v) is dict else None
+
+
+def _absent_or_mapping(v: object) -> dict | None:
+    """A field that defaults to an empty map: null/absent is {}, anything but a mapping unreadable."""
+    return {} if v is None else _mapping(v)
+
+
+@dataclass(frozen=True)
+class Transition:
+    """One transition of the document: where it is and what it says."""
+
+    pointer: str
+    value: dict
+    card: bool  # a card transition (its target names a status) or a run-machine one (a run state)
+
+    @property
+    def target(self) -> str | None:
+        return as_text(self.value.get("target"))
+
+
+@dataclass(frozen=True)
+class WorkflowDoc:
+    """The value and its named parts; None where the part is unreadable."""
+
+    value: dict
+    statuses: dict | None
+    roles: dict | None
+    params: dict | None
+    verbs: dict | None
+    on: dict | None
+    run: dict | None  # the run machine, when given and a mapping
+    run_states: dict | None
+    run_roles: dict | None
+
+    @property
+    def has_run(self) -> bool:
+        return self.run is not None
+
+    def transitions(self) -> Iterator[Transition]:
+        """Every transition in the document, in text order of its lists: `initial`, `verbs`, the
+        workflow's `on`, each status's `on`/`always`/`after`, then the run machine's `on`, `outcomes`
+        and each run state's `on`/`always`/`after`."""
+        v = self.value
+        yield from _items(v.get("initial"), "/initial", True)
+        for name, ts in (self.verbs or {}).items():
+            yield from _items(ts, pointer_join("/verbs", name), True)
+        for name, ts in (self.on or {}).items():
+            yield from _items(ts, pointer_join("/on", name), True)
+        for name, status in (self.statuses or {}).items():
+            yield from status_transitions(status, pointer_join("/statuses", name), True)
+        if self.run is not None:
+            for event, ts in (_absent_or_mapping(self.run.get("on")) or {}).items():
+                yield from _items(ts, pointer_join("/run/on", event), False)
+            for outcome, ts in (_absent_or_mapping(self.run.get("outcomes")) or {}).items():
+                yield from _items(ts, pointer_join("/run/outcomes", outcome), True)
+            for name, state in (self.run_states or {}).items():
+                yield from status_transitions(state, pointer_join("/run/states", name), False)
+
+
+def status_transitions(status: object, base: str, card: bool) -> Iterator[Transition]:
+    """A status's (or run state's) transitions: `on` by event, then `always`, then `after`."""
+    if type(status) is not dict:
+        return
+    for event, ts in (_absent_or_mapping(status.get("on")) or {}).items():
+        yield from _items(ts, pointer_join(base, "on", event), card)
+    yield from _items(status.get("always"), base + "/always", card)
+    yield from _items(status.get("after"), base + "/after", card)
+
+
+def _items(ts: object, base: str, card: bool) -> Iterator[Transition]:
+    if type(ts) is list:
+        for i, t in enumerate(ts):
+            if type(t) is dict:
+                yield Transition(f"{base}/{i}", t, card)
+
+
+def transition_list(ts: object, base: str, card: bool = True) -> list[Transition]:
+    """The readable transitions of one list."""
+    return list(_items(ts, base, card))
+
+
+def read_workflow(value: object) -> WorkflowDoc:
+    """The document the rules read (any value; a non-mapping reads as an empty workflow)."""
+    v = value if type(value) is dict else {}
+    run = v.get("run")
+    run = run if type(run) is dict else None
+    return WorkflowDoc(
+        value=v,
+        statuses=_mapping(v.get("statuses")),
+        roles=_absent_or_mapping(v.get("roles")),
+        params=_absent_or_mapping(v.get("params")),
+        verbs=_absent_or_mapping(v.get("verbs")),
+        on=_absent_or_mapping(v.get("on")),
+        run=run,
+        run_states=_absent_or_mapping(run.get("states")) if run is not None else None,
+        run_roles=_absent_or_mapping(run.get("roles")) if run is not None else None,
+    )

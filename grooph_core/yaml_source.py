@@ -1,0 +1,515 @@
+"""YAML text -> value + source map + syntax problems, with exact positions (spec/workflow.md §0, §1).
+
+The YAML counterpart of `source.parse`: `parse_yaml(text)` returns the same `ParsedText` (value, ok,
+problems, source map) and never raises on any `str`. It reads YAML 1.2 through ruamel.yaml's composed
+node tree (marks for every key and scalar): `on`, `off`, `yes`, `no` are strings; anchors and aliases are
+resolved; a merge key `<<` is an ordinary key (the engine does not merge). The value is built from the
+nodes here, not by ruamel's constructor, so a duplicated key is found (not silently overwritten) and
+keys are the scalars' own text (`1:` is the key "1", as serde reads a string key).
+
+Codes (registry in `issues.py`), each carrying its span as `data["span"]`:
+
+| code | when | points at |
+|---|---|---|
+| `E_SYNTAX` | the parser's complaint | the parser's mark (one character where it names a wrong one, else empty) |
+| `E_SYNTAX` | a second document (`---`) | the start of the second document |
+| `E_SYNTAX` | a key repeated in one mapping (the first copy is kept) | the later copy's key, related: the first |
+| `E_SYNTAX` | a list or a mapping used as a key; an alias inside its own anchor | the key; the anchored node |
+| `E_DOC_LIMIT` | too long, nested too deep, or aliases expanding past `max_values` values | empty span at 0, or the mark |
+
+`YamlSourceMap` answers the same questions as `source_map.SourceMap` (`value_span`, `key_span`, `span`,
+`pointer_at`, `enclosing_object`), with the spans of workflow.md §0: a scalar with its quotes, a key, a
+flow collection bracket to bracket, a block collection from its first item to the end of its last.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import warnings
+from bisect import bisect_right
+from dataclasses import replace
+
+from ruamel.yaml import YAML
+from ruamel.yaml.docinfo import DocInfo, version
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
+
+from grooph_core.issues import Issue, make
+from grooph_core.source import MAX_CHARS, MAX_DEPTH, ParsedText
+from grooph_core.source_map import SourceMap
+from grooph_core.text import pointer_escape, pointer_split
+
+# Aliases can make a small text stand for a huge value (a "billion laughs"); past this many values the
+# document is not analysed.
+MAX_VALUES = 1_000_000
+
+Span = tuple[int, int]
+# The YAML 1.2 core schema (spec 1.2.2 §10.3.2), as serde_yaml resolves plain scalars whatever a `%YAML`
+# directive says.
+_CORE = (
+    ("null", re.compile(r"(~|null|Null|NULL|)\Z")),
+    ("bool", re.compile(r"(true|True|TRUE|false|False|FALSE)\Z")),
+    ("int", re.compile(r"([-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)\Z")),
+    ("float", re.compile(r"([-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN))\Z")),
+)
+_INDEX = re.compile(r"(?:0|[1-9][0-9]*)\Z")
+_TAG = "tag:yaml.org,2002:"
+
+
+class YNode:
+    """One mapping or sequence of the text: its span and its members (keys, key spans, value spans,
+    child collections) in text order; `index` maps a key to its first copy."""
+
+    __slots__ = ("is_obj", "start", "end", "names", "kspans", "vspans", "kids", "index")
+
+    def __init__(self, is_obj: bool, start: int, end: int):
+        self.is_obj = is_obj
+        self.start = start
+        self.end = end
+        self.names: list[str] = []
+        self.kspans: list[Span] = []
+        self.vspans: list[Span] = []
+        self.kids: list[YNode | None] = []
+        self.index: dict[str, int] = {}
+
+
+class YamlSourceMap:
+    """Resolves JSON pointers to spans and cursor offsets to pointers, for one YAML text."""
+
+    def __init__(self, text: str, root_span: Span | None, root: YNode | None = None):
+        self.text = text
+        self._root_span = root_span
+        self._root = root
+
+    # -- pointers -> spans -------------------------------------------------------------------
+
+    def value_span(self, pointer: str) -> Span | None:
+        """The span of the value at `pointer` ("" is the root), or None when the text has none."""
+        hit = self._find(pointer)
+        if hit is None:
+            return None
+        node, i = hit
+        return self._root_span if node is None else node.vspans[i]
+
+    def key_span(self, pointer: str) -> Span | None:
+        """The span of the key of the mapping member at `pointer`; None for the root, list items and
+        pointers the text does not have."""
+        hit = self._find(pointer)
+        if hit is None or hit[0] is None or not hit[0].is_obj:
+            return None
+        return hit[0].kspans[hit[1]]
+
+    span = SourceMap.span  # its key when `on_key` (falling back to the value), else its value
+
+    def first_key_span(self, pointer: str) -> Span | None:
+        """The span of the first key of the mapping at `pointer`, or None when it has none."""
+        node = self._node(pointer)
+        if node is None or not node.is_obj or not node.kspans:
+            return None
+        return node.kspans[0]
+
+    def _node(self, pointer: str) -> YNode | None:
+        if pointer == "":
+            return self._root
+        hit = self._find(pointer)
+        return None if hit is None or hit[0] is None else hit[0].kids[hit[1]]
+
+    def _find(self, pointer: str):
+        """(container, member index) of a pointer; (None, None) for the root; None if absent."""
+        if self._root_span is None:
+            return None
+        if pointer == "":
+            return None, None
+        if not pointer.startswith("/"):
+            return None
+        node = self._root
+        segments = pointer_split(pointer)
+        for k, seg in enumerate(segments):
+            if node is None:
+                return None
+            if node.is_obj:
+                i = node.index.get(seg)
+            else:
+                i = int(seg) if _INDEX.match(seg) and int(seg) < len(node.vspans) else None
+            if i is None:
+                return None
+            if k == len(segments) - 1:
+                return node, i
+            node = node.kids[i]
+        return None
+
+    # -- offsets -> pointers -----------------------------------------------------------------
+
+    def pointer_at(self, offset: int) -> tuple[str, str]:
+        """(pointer, part) of what the cursor is on: "key" on a mapping key, else "value" for the
+        innermost value containing it (a cursor right at the end of a key or scalar still counts)."""
+        node, pointer = self._root, ""
+        while node is not None:
+            i = self._member_at(node, offset)
+            if i is None:
+                break
+            child = pointer + "/" + (pointer_escape(node.names[i]) if node.is_obj else str(i))
+            if node.is_obj:
+                ks = node.kspans[i]
+                if ks[0] <= offset <= ks[1] and not (offset == ks[1] and node.vspans[i][0] <= offset < node.vspans[i][1]):
+                    return child, "key"
+            vs = node.vspans[i]
+            if vs[0] <= offset <= vs[1]:
+                kid = node.kids[i]
+                if kid is None:
+                    return child, "value"
+                node, pointer = kid, child
+                continue
+            break
+        return pointer, "value"
+
+    def enclosing_object(self, offset: int) -> str | None:
+        """The pointer of the innermost mapping whose span contains the cursor, or None."""
+        node, pointer = self._root, ""
+        if node is None or not node.start <= offset <= node.end:
+            return None
+        found = pointer if node.is_obj else None
+        while True:
+            i = self._member_at(node, offset)
+            if i is None:
+                return found
+            kid = node.kids[i]
+            if kid is None or not kid.start <= offset <= kid.end:
+                return found
+            pointer += "/" + (pointer_escape(node.names[i]) if node.is_obj else str(i))
+            node = kid
+            if node.is_obj:
+                found = pointer
+
+    @staticmethod
+    def _member_at(node: YNode, offset: int) -> int | None:
+        starts = [ks[0] for ks in node.kspans] if node.is_obj else [vs[0] for vs in node.vspans]
+        i = bisect_right(starts, offset) - 1
+        return i if i >= 0 else None
+
+
+def parse_yaml(text: str, *, max_chars: int = MAX_CHARS, max_depth: int = MAX_DEPTH,
+               max_values: int = MAX_VALUES, recover: bool = False) -> ParsedText:
+    """Read `text` as one YAML 1.2 document (see the module docstring). `ok` is False when any
+    E_SYNTAX was found; the value is then what could be read (None when the parser gave up).
+
+    With `recover` (the editor, as you type), text the parser refuses is read without the lines it
+    complained about (blanked, so every offset stays): the first complaint is the one E_SYNTAX, and its
+    `data["cut"]` lists the blanked spans, whose content is in doubt."""
+    if len(text) > max_chars:
+        issue = make("E_DOC_LIMIT", f"the document has {len(text):,} characters, more than the {max_chars:,} "
+                     "the editor analyses", span=(0, 0))
+        return ParsedText(None, False, (issue,), (), YamlSourceMap(text, None), text)
+    problems: list[Issue] = []
+    try:
+        root = _compose(text, max_depth, problems)
+    except _TooDeep as e:
+        issue = make("E_DOC_LIMIT", f"the document nests deeper than {max_depth} levels; it is not analysed",
+                     span=(e.offset, e.offset))
+        return ParsedText(None, False, (issue,), (), YamlSourceMap(text, None), text)
+    read = text
+    if root is None and recover and problems and "marks" in problems[0].data:
+        root, read, cut = _without_refused_lines(text, problems[0].data["marks"], max_depth)
+        if root is not None:
+            problems = [replace(problems[0], data={**problems[0].data, "cut": cut})]
+    if root is None:
+        ok = not problems
+        span = None if problems else (len(text), len(text)) if not text.strip() else _empty_root(text)
+        return ParsedText(None, ok, tuple(problems), ("",) if problems else (), YamlSourceMap(text, span), text)
+    builder = _Builder(read, max_values)
+    value, ynode, span = builder.build(root)
+    problems += builder.problems
+    if builder.too_many:
+        issue = make("E_DOC_LIMIT", f"its aliases expand to more than {max_values:,} values; the document is not "
+                     "analysed", span=(0, 0))
+        return ParsedText(None, False, (issue,), (), YamlSourceMap(text, None), text)
+    problems.sort(key=lambda p: p.data["span"])
+    ok = not any(p.code == "E_SYNTAX" for p in problems)
+    return ParsedText(value, ok, tuple(problems), (), YamlSourceMap(text, span, ynode), text)
+
+
+_RECOVERY_ROUNDS = 12
+
+
+def _line_span(text: str, i: int) -> Span:
+    start = text.rfind("\n", 0, i) + 1
+    end = i
+    while end < len(text) and text[end] not in "\r\n":
+        end += 1
+    return (start, end)
+
+
+def _without_refused_lines(text: str, marks: tuple, max_depth: int):
+    """(root, text read, blanked spans): a tab the parser refuses is read as a space; else blank the line
+    the parser's context names (the half-typed key, the unclosed bracket's line), else the line of its
+    mark, until the rest reads. (None, text, ()) when it does not within a few rounds."""
+    current, cut = text, []
+    for _ in range(_RECOVERY_ROUNDS):
+        at = marks[1]
+        if at is not None and at < len(current) and current[at] == "\t":
+            todo = (at, at + 1)
+        else:
+            spans = [_line_span(current, m) for m in marks if m is not None]
+            todo = next((sp for sp in spans if sp not in cut and current[sp[0]:sp[1]].strip()), None)
+            if todo is None:
+                break
+        cut.append(todo)
+        current = current[:todo[0]] + " " * (todo[1] - todo[0]) + current[todo[1]:]
+        problems: list[Issue] = []
+        try:
+            root = _compose(current, max_depth, problems)
+        except _TooDeep:
+            break
+        if root is not None:
+            return root, current, tuple(sorted(cut))
+        if not problems or "marks" not in problems[0].data:
+            break
+        marks = problems[0].data["marks"]
+    return None, text, ()
+
+
+def _empty_root(text: str) -> Span:
+    n = len(text) - len(text.lstrip())
+    return (n, n)
+
+
+class _TooDeep(Exception):
+    def __init__(self, offset: int):
+        self.offset = offset
+
+
+def _compose(text: str, max_depth: int, problems: list[Issue]):
+    """ruamel.yaml's node tree of the first document; parser complaints and a second document become
+    E_SYNTAX issues. The composer recurses per level (the composer bounds the depth at `max_depth`); when
+    the frames that takes do not fit the recursion limit (the command line's 512 levels), the limit is
+    raised for the composition and put back after it."""
+    yaml = YAML(typ="safe", pure=True)
+    yaml.max_depth = max_depth
+    yaml.doc_infos.append(DocInfo(requested_version=version(yaml.version)))  # as YAML.compose_all does
+    old = sys.getrecursionlimit()
+    need = _stack_depth() + 3 * max_depth + 100
+    if need > old:
+        sys.setrecursionlimit(need)
+    try:
+        return _compose_with(yaml, text, problems)
+    finally:
+        if need > old:
+            sys.setrecursionlimit(old)
+
+
+def _stack_depth() -> int:
+    f, n = sys._getframe(), 0
+    while f is not None:
+        f, n = f.f_back, n + 1
+    return n
+
+
+def _compose_with(yaml: YAML, text: str, problems: list[Issue]):
+    root = None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            constructor, parser = yaml.get_constructor_parser(text)
+            composer = constructor.composer
+            composer.compose_scalar_node = lambda anchor: _compose_scalar(composer, anchor)
+            try:
+                if composer.check_node():
+                    root = composer.get_node()
+                    if composer.check_node():
+                        mark = parser.peek_event().start_mark
+                        end = _line_end(text, mark.index)
+                        problems.append(make(
+                            "E_SYNTAX", "a second YAML document starts here; a workflow file holds one document",
+                            span=(mark.index, end)))
+            finally:
+                parser.dispose()
+    except MarkedYAMLError as e:
+        if "maximum depth" in str(e.problem or ""):
+            raise _TooDeep(e.problem_mark.index if e.problem_mark else 0) from None
+        problems.append(_syntax_issue(text, e))
+        return None
+    except YAMLError as e:  # the reader: a character YAML does not allow
+        pos = getattr(e, "position", None)
+        at = pos if isinstance(pos, int) and 0 <= pos <= len(text) else 0
+        name = getattr(e, "character", None)
+        what = f"the character U+{ord(name):04X} is not allowed in YAML" if isinstance(name, str) and name else str(e)
+        problems.append(make("E_SYNTAX", what, span=(at, min(at + 1, len(text)))))
+        return None
+    except RecursionError:
+        raise _TooDeep(0) from None
+    except Exception as e:  # the parser failed in a way it does not report as a YAML error
+        problems.append(make("E_SYNTAX", f"the YAML cannot be read: {type(e).__name__}: {e}", span=(0, 0)))
+        return None
+    return root
+
+
+def _compose_scalar(composer, anchor) -> ScalarNode:
+    """ruamel's scalar composition with the YAML 1.2 core schema for untagged plain scalars (quoted ones
+    are strings; an explicit tag is kept)."""
+    event = composer.parser.get_event()
+    tag = event.ctag
+    if tag is None or str(tag) == "!":
+        plain = event.style is None and event.implicit[0]
+        tag = _TAG + next((name for name, rx in _CORE if rx.match(event.value)), "str") if plain else _TAG + "str"
+    node = ScalarNode(str(tag), event.value, event.start_mark, event.end_mark, style=event.style, anchor=anchor)
+    if anchor is not None:
+        composer.anchors[anchor] = node
+    return node
+
+
+def _line_end(text: str, i: int) -> int:
+    j = i
+    while j < len(text) and text[j] not in "\r\n":
+        j += 1
+    return j if j > i else min(i + 1, len(text))
+
+
+def _syntax_issue(text: str, e: MarkedYAMLError) -> Issue:
+    """The parser's complaint at its mark: one character when it names a wrong one, else empty."""
+    mark = e.problem_mark or e.context_mark
+    at = min(max(mark.index if mark else 0, 0), len(text))
+    problem = (e.problem or "not valid YAML").strip()
+    message = problem + (f" ({e.context})" if e.context else "")
+    end = at
+    if at < len(text) and text[at] not in "\r\n":
+        if problem.startswith("found undefined alias"):
+            m = re.match(r"\*[^\s,\[\]{}]*", text[at:])
+            end = at + (len(m.group(0)) if m else 1)
+        elif "found character" in problem or "not allowed here" in problem or "but found" in problem:
+            end = at + 1
+    marks = (e.context_mark.index if e.context_mark else None, e.problem_mark.index if e.problem_mark else None)
+    return make("E_SYNTAX", message, span=(at, end), marks=marks)
+
+
+class _Builder:
+    """Builds the value and the source-map tree from ruamel nodes, without recursion. An aliased node
+    is built once and shared (values are never mutated)."""
+
+    def __init__(self, text: str, max_values: int):
+        self.text = text
+        self.max_values = max_values
+        self.problems: list[Issue] = []
+        self.too_many = False
+
+    def scalar_span(self, node: ScalarNode) -> Span:
+        s, e = node.start_mark.index, node.end_mark.index
+        if node.style in ("|", ">"):
+            e = s + len(self.text[s:e].rstrip())
+        return (s, e)
+
+    def build(self, root):
+        done: dict[int, tuple] = {}  # id(node) -> (value, ynode | None, span, size)
+        on_path: set[int] = set()
+        stack: list[tuple[object, bool]] = [(root, False)]
+        while stack:
+            node, closing = stack.pop()
+            key = id(node)
+            if not closing:
+                if key in done:
+                    continue
+                if key in on_path:  # an alias inside its own anchor
+                    s = node.start_mark.index
+                    self.problems.append(make("E_SYNTAX", "an alias refers to the node that contains it (a "
+                                              "recursive anchor)", span=(s, _line_end(self.text, s))))
+                    done[key] = (None, None, (s, s), 1)
+                    continue
+                if isinstance(node, ScalarNode):
+                    done[key] = (_scalar_value(node), None, self.scalar_span(node), 1)
+                    continue
+                on_path.add(key)
+                stack.append((node, True))
+                if isinstance(node, MappingNode):
+                    kids = [n for pair in node.value for n in pair]
+                else:
+                    kids = list(node.value)
+                for kid in reversed(kids):
+                    if id(kid) not in done:
+                        stack.append((kid, False))
+                continue
+            on_path.discard(key)
+            done[key] = self.close(node, done)
+            if done[key][3] > self.max_values:
+                self.too_many = True
+                return None, None, None
+        value, ynode, span, _ = done[id(root)]
+        return value, ynode, span
+
+    def close(self, node, done) -> tuple:
+        flow = bool(node.flow_style)
+        start = node.start_mark.index
+        is_obj = isinstance(node, MappingNode)
+        y = YNode(is_obj, start, start)
+        size = 1
+        last_end = start
+        if is_obj:
+            value: object = {}
+            for knode, vnode in node.value:
+                ks = done[id(knode)][2] if id(knode) in done else self.scalar_span(knode)
+                v, kid, vs, n = done[id(vnode)]
+                last_end = max(last_end, ks[1], vs[1])
+                if not isinstance(knode, ScalarNode):
+                    self.problems.append(make("E_SYNTAX", "a key must be a plain value, not a list or a mapping",
+                                              span=ks))
+                    continue
+                name = knode.value
+                if name in y.index:
+                    first = y.kspans[y.index[name]]
+                    self.problems.append(make(
+                        "E_SYNTAX", f'the key "{name}" appears twice in this mapping; the engine refuses the file',
+                        span=ks, related_spans=((first[0], first[1], "the first copy"),)))
+                    continue
+                y.index[name] = len(y.names)
+                y.names.append(name)
+                y.kspans.append(ks)
+                y.vspans.append(vs)
+                y.kids.append(kid)
+                value[name] = v  # type: ignore[index]
+                size += n
+        else:
+            value = []
+            for vnode in node.value:
+                v, kid, vs, n = done[id(vnode)]
+                last_end = max(last_end, vs[1])
+                y.vspans.append(vs)
+                y.kids.append(kid)
+                value.append(v)  # type: ignore[union-attr]
+                size += n
+        end = node.end_mark.index if flow and node.end_mark is not None else last_end
+        y.end = end
+        return value, y, (start, end), size
+
+
+def _scalar_value(node: ScalarNode) -> object:
+    """A scalar's value by its resolved YAML 1.2 tag (null, bool, int, float; anything else a string)."""
+    tag = str(node.tag)
+    raw = node.value
+    if not isinstance(tag, str) or not tag.startswith(_TAG):
+        return raw
+    kind = tag[len(_TAG):]
+    if kind == "null":
+        return None
+    if kind == "bool":
+        return raw.lower() == "true"
+    if kind == "int":
+        try:
+            if raw.startswith("0x"):
+                return int(raw[2:], 16)
+            if raw.startswith("0o"):
+                return int(raw[2:], 8)
+            return int(raw)
+        except ValueError:
+            return raw
+    if kind == "float":
+        low = raw.lower()
+        if low in (".nan", "+.nan", "-.nan"):
+            return float("nan")
+        if low in (".inf", "+.inf"):
+            return float("inf")
+        if low == "-.inf":
+            return float("-inf")
+        try:
+            return float(low)
+        except ValueError:
+            return raw
+    return raw
