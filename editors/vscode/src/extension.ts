@@ -252,7 +252,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     output,
     previews,
     vscode.commands.registerCommand("grooph.showPreview", (uri?: vscode.Uri) => showPreview(uri)),
-    vscode.commands.registerCommand("grooph.applyOperations", (uri?: vscode.Uri) => applyOperations(uri)),
+    // Not "grooph.applyOperations": that is the server's command, which the language client registers
+    // itself (for every id in executeCommandProvider.commands); a second registration kills the client.
+    vscode.commands.registerCommand("grooph.askAndApplyOperations", (uri?: vscode.Uri) => applyOperations(uri)),
     vscode.commands.registerCommand("grooph.restartServer", () => restartServer()),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration("grooph.server")) {
