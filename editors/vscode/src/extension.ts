@@ -21,7 +21,7 @@ import {
   parseOperations,
   serverSettingsSection,
 } from "./core/commandArgs";
-import { isExecutableFile, pythonHasModule } from "./core/probes";
+import { bundledServer, isExecutableFile, pythonHasModule, pythonVersion } from "./core/probes";
 import { describeCommand, findOnPath, resolveServerCommand } from "./core/serverCommand";
 import { PreviewPanels } from "./preview";
 import { activePythonInterpreter } from "./pythonExtension";
@@ -45,6 +45,8 @@ function workspaceFolderFor(resource: vscode.Uri | undefined): string | undefine
   return folder?.uri.fsPath;
 }
 
+let extensionDir: string;
+
 async function startClient(): Promise<void> {
   const resource = vscode.window.activeTextEditor?.document.uri;
   const config = vscode.workspace.getConfiguration("grooph", resource);
@@ -59,6 +61,8 @@ async function startClient(): Promise<void> {
       activePythonInterpreter: () => activePythonInterpreter(resource),
       pythonHasServer: (python) => pythonHasModule(python),
       findOnPath: (program) => findOnPath(program, process.env, process.platform, isExecutableFile),
+      bundledServer: () => bundledServer(extensionDir),
+      pythonVersion: (python) => pythonVersion(python),
     },
   );
   resolution.notes.forEach((note) => output.appendLine(note));
@@ -247,6 +251,7 @@ async function restartServer(): Promise<void> {
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   output = vscode.window.createOutputChannel("grooph");
+  extensionDir = context.extensionPath;
   previews = new PreviewPanels(executeServerCommand, output);
   context.subscriptions.push(
     output,
