@@ -62,6 +62,9 @@ def this_target() -> str:
 
 def pip(*args: str) -> None:
     command = [sys.executable, "-m", "pip", "--disable-pip-version-check", *args]
+    if args[0] == "install":
+        # Into --target only: the running Python's own packages are neither changed nor compared.
+        command[5:5] = ["--root-user-action=ignore", "--no-warn-conflicts"]
     done = subprocess.run(command, stdin=subprocess.DEVNULL)
     if done.returncode != 0:
         sys.exit(f"bundle_server: failed: {' '.join(command)}")
