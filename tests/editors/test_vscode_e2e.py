@@ -252,7 +252,8 @@ def vscode(tmp_path_factory):
     if os.environ.get("GROOPH_E2E_VSIX"):
         vsix = Path(os.environ["GROOPH_E2E_VSIX"])
     else:
-        build_env = {**os.environ, "PYTHON": sys.executable, "npm_config_update_notifier": "false"}
+        build_env = {**os.environ, "PYTHON": sys.executable, "npm_config_update_notifier": "false",
+                     "npm_config_cache": str(base / "npm-cache"), "PIP_NO_CACHE_DIR": "1"}  # nothing written to ~
         TIMINGS["package .vsix"] = _run(["node", "scripts/package.mjs", "--offline"], EXTENSION, build_env, 600, "npm run package")
         target = json.loads((EXTENSION / "bundled" / "manifest.json").read_text())["target"]
         vsix = EXTENSION / f"grooph-{target}-{json.loads((EXTENSION / 'package.json').read_text())['version']}.vsix"
