@@ -342,10 +342,10 @@ def test_server_starts_from_the_bundle(code: VSCode):
     """Opening a graph activates the extension, which finds no grooph-lsp anywhere and runs the
     server it bundles with python3; the first diagnostic follows."""
     put(code, "first.grooph.json", DANGLING.read_text("utf-8"))
+    code.open("first.grooph.json", analysed=False)
     start = time.monotonic()
-    code.open("first.grooph.json")
     code.problem("E_DANGLING_REF", timeout=90)
-    TIMINGS["first diagnostic after opening the first file (activation and server start)"] = time.monotonic() - start
+    TIMINGS["first diagnostic, from the first file's tab (activation and server start)"] = time.monotonic() - start
     log = code.server_log()
     started = re.search(r"Starting (\S+) -I (\S+) \(from bundled\)", log)
     assert started, log
@@ -355,11 +355,11 @@ def test_server_starts_from_the_bundle(code: VSCode):
 
 def test_dangling_reference_in_problems_with_a_squiggle(code: VSCode):
     put(code, "dangling.grooph.json", DANGLING.read_text("utf-8"))
+    code.open("dangling.grooph.json", analysed=False)
     start = time.monotonic()
-    code.open("dangling.grooph.json")
     wanted, line, column = problem_position(DANGLING)
     row = code.problem(wanted)
-    TIMINGS["diagnostic after opening a file"] = time.monotonic() - start
+    TIMINGS["diagnostic, from a file's tab (server running)"] = time.monotonic() - start
     assert wanted == "E_DANGLING_REF"
     assert 'unknown node "reviwer"' in row and f"[Ln {line}, Col {column}]" in row, row
     code.goto(line, column)
