@@ -115,7 +115,9 @@ async function startClient(): Promise<void> {
     const text = error instanceof Error ? error.message : String(error);
     const message =
       `grooph: the language server did not start (${describeCommand(resolution.server)}): ${text}. ` +
-      `Is grooph-lsp installed for that program?`;
+      (resolution.server.source === "bundled"
+        ? `The grooph output channel has the server's own message.`
+        : `Is grooph-lsp installed for that program?`);
     output.appendLine(message);
     void vscode.window.showErrorMessage(message, "Show Log").then((choice) => {
       if (choice) {
