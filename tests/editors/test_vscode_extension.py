@@ -68,7 +68,7 @@ def test_manifest_contributes_what_the_issue_lists():
     titles = {c["command"]: c["title"] for c in contributes["commands"]}
     assert titles == {
         "grooph.showPreview": "Preview picture",
-        "grooph.applyOperations": "Apply operations…",
+        "grooph.askAndApplyOperations": "Apply operations…",
         "grooph.restartServer": "Restart server",
     }
     extension_id = f"{manifest['publisher']}.{manifest['name']}"

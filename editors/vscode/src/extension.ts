@@ -21,7 +21,7 @@ import {
   parseOperations,
   serverSettingsSection,
 } from "./core/commandArgs";
-import { isExecutableFile, pythonHasModule } from "./core/probes";
+import { bundledServer, isExecutableFile, pythonHasModule, pythonVersion } from "./core/probes";
 import { describeCommand, findOnPath, resolveServerCommand } from "./core/serverCommand";
 import { PreviewPanels } from "./preview";
 import { activePythonInterpreter } from "./pythonExtension";
@@ -45,6 +45,8 @@ function workspaceFolderFor(resource: vscode.Uri | undefined): string | undefine
   return folder?.uri.fsPath;
 }
 
+let extensionDir: string;
+
 async function startClient(): Promise<void> {
   const resource = vscode.window.activeTextEditor?.document.uri;
   const config = vscode.workspace.getConfiguration("grooph", resource);
@@ -59,6 +61,8 @@ async function startClient(): Promise<void> {
       activePythonInterpreter: () => activePythonInterpreter(resource),
       pythonHasServer: (python) => pythonHasModule(python),
       findOnPath: (program) => findOnPath(program, process.env, process.platform, isExecutableFile),
+      bundledServer: () => bundledServer(extensionDir),
+      pythonVersion: (python) => pythonVersion(python),
     },
   );
   resolution.notes.forEach((note) => output.appendLine(note));
@@ -111,7 +115,9 @@ async function startClient(): Promise<void> {
     const text = error instanceof Error ? error.message : String(error);
     const message =
       `grooph: the language server did not start (${describeCommand(resolution.server)}): ${text}. ` +
-      `Is grooph-lsp installed for that program?`;
+      (resolution.server.source === "bundled"
+        ? `The grooph output channel has the server's own message.`
+        : `Is grooph-lsp installed for that program?`);
     output.appendLine(message);
     void vscode.window.showErrorMessage(message, "Show Log").then((choice) => {
       if (choice) {
@@ -247,12 +253,15 @@ async function restartServer(): Promise<void> {
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   output = vscode.window.createOutputChannel("grooph");
+  extensionDir = context.extensionPath;
   previews = new PreviewPanels(executeServerCommand, output);
   context.subscriptions.push(
     output,
     previews,
     vscode.commands.registerCommand("grooph.showPreview", (uri?: vscode.Uri) => showPreview(uri)),
-    vscode.commands.registerCommand("grooph.applyOperations", (uri?: vscode.Uri) => applyOperations(uri)),
+    // Not "grooph.applyOperations": that is the server's command, which the language client registers
+    // itself (for every id in executeCommandProvider.commands); a second registration kills the client.
+    vscode.commands.registerCommand("grooph.askAndApplyOperations", (uri?: vscode.Uri) => applyOperations(uri)),
     vscode.commands.registerCommand("grooph.restartServer", () => restartServer()),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration("grooph.server")) {

@@ -6,8 +6,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 
-import { isExecutableFile, pythonHasModule } from "../src/core/probes";
+import { bundledServer, isExecutableFile, pythonHasModule, pythonVersion } from "../src/core/probes";
 import {
+  BundledServer,
   PathVariables,
   ServerProbes,
   ServerSettings,
@@ -21,7 +22,14 @@ const VARS: PathVariables = { home: "/home/ada", workspaceFolder: "/work/project
 const NONE: ServerSettings = { command: [], pythonPath: "", logFile: "" };
 
 /** Probes that answer from a script and record what was asked. */
-function probes(answers: { active?: string; hasServer?: string[]; onPath?: string }): ServerProbes & { asked: string[] } {
+function probes(answers: {
+  active?: string;
+  hasServer?: string[];
+  onPath?: string;
+  programs?: Record<string, string>;
+  bundled?: BundledServer;
+  versions?: Record<string, string>;
+}): ServerProbes & { asked: string[] } {
   const asked: string[] = [];
   return {
     asked,
@@ -35,7 +43,15 @@ function probes(answers: { active?: string; hasServer?: string[]; onPath?: strin
     },
     findOnPath(program) {
       asked.push(`path:${program}`);
-      return Promise.resolve(answers.onPath);
+      return Promise.resolve(program === "grooph-lsp" ? answers.onPath : answers.programs?.[program]);
+    },
+    bundledServer() {
+      asked.push("bundled");
+      return Promise.resolve(answers.bundled);
+    },
+    pythonVersion(python) {
+      asked.push(`version:${python}`);
+      return Promise.resolve(answers.versions?.[python]);
     },
   };
 }
@@ -90,7 +106,9 @@ describe("resolveServerCommand", () => {
     assert.equal(r.ok, false);
     assert.ok(!r.ok);
     assert.match(r.message, /neither in \/p\/venv\/bin\/python nor on PATH/);
-    assert.match(r.message, /pip install grooph-lsp/);
+    assert.match(r.message, /bundles none/);
+    assert.match(r.message, /pipx install <wheel or checkout>/);
+    assert.doesNotMatch(r.message, /pip install grooph-lsp/, "grooph-lsp is not on PyPI");
     assert.match(r.message, /grooph\.server\.pythonPath/);
   });
 
@@ -100,12 +118,68 @@ describe("resolveServerCommand", () => {
     assert.match(r.message, /no Python environment is selected/);
   });
 
+  const BUNDLE: BundledServer = { launcher: "/ext/bundled/grooph_server.py", pythons: ["3.11", "3.12", "3.13"] };
+
+  it("runs the bundled server with python3 when no environment has the server (before grooph-lsp on PATH)", async () => {
+    const p = probes({ bundled: BUNDLE, programs: { python3: "/usr/bin/python3" }, versions: { "/usr/bin/python3": "3.12" }, onPath: "/bin/grooph-lsp" });
+    const r = await resolveServerCommand(NONE, VARS, p);
+    assert.ok(r.ok);
+    assert.deepEqual(r.server, { command: "/usr/bin/python3", args: ["-I", "/ext/bundled/grooph_server.py"], source: "bundled" });
+  });
+
+  it("runs the bundled server with the Python extension's interpreter first, when it lacks the module", async () => {
+    const p = probes({
+      active: "/p/venv/bin/python",
+      bundled: BUNDLE,
+      programs: { python3: "/usr/bin/python3" },
+      versions: { "/p/venv/bin/python": "3.13", "/usr/bin/python3": "3.12" },
+    });
+    const r = await resolveServerCommand(NONE, VARS, p);
+    assert.ok(r.ok);
+    assert.equal(r.server.command, "/p/venv/bin/python");
+    assert.equal(r.server.source, "bundled");
+  });
+
+  it("skips an interpreter the bundle does not support and takes the next", async () => {
+    const p = probes({
+      bundled: BUNDLE,
+      programs: { python3: "/usr/bin/python3", python: "/opt/py312/bin/python" },
+      versions: { "/usr/bin/python3": "3.9", "/opt/py312/bin/python": "3.12" },
+    });
+    const r = await resolveServerCommand(NONE, VARS, p);
+    assert.ok(r.ok);
+    assert.equal(r.server.command, "/opt/py312/bin/python");
+  });
+
+  it("says exactly what to install when no interpreter can run the bundled server", async () => {
+    const old = await resolveServerCommand(
+      NONE,
+      VARS,
+      probes({ bundled: BUNDLE, programs: { python3: "/usr/bin/python3" }, versions: { "/usr/bin/python3": "3.9" } }),
+    );
+    assert.ok(!old.ok);
+    assert.match(old.message, /needs Python 3\.11 or newer/);
+    assert.match(old.message, /found only \/usr\/bin\/python3 \(Python 3\.9\)/);
+    assert.match(old.message, /sudo apt install python3/);
+    const none = await resolveServerCommand(NONE, VARS, probes({ bundled: BUNDLE }));
+    assert.ok(!none.ok);
+    assert.match(none.message, /found no python3 or python on PATH/);
+    const onPath = await resolveServerCommand(NONE, VARS, probes({ bundled: BUNDLE, onPath: "/bin/grooph-lsp" }));
+    assert.ok(onPath.ok, "grooph-lsp on PATH still serves when no Python runs the bundle");
+    assert.equal(onPath.server.source, "PATH");
+  });
+
   it("adds --log-file to every kind of command", async () => {
     const withLog = { ...NONE, logFile: "${env:VENV}/lsp.log" };
     const a = await resolveServerCommand({ ...withLog, command: ["grooph-lsp"] }, VARS, probes({}));
     const b = await resolveServerCommand({ ...withLog, pythonPath: "py" }, VARS, probes({}));
     const c = await resolveServerCommand(withLog, VARS, probes({ onPath: "/bin/grooph-lsp" }));
-    for (const r of [a, b, c]) {
+    const d = await resolveServerCommand(
+      withLog,
+      VARS,
+      probes({ bundled: BUNDLE, programs: { python3: "/usr/bin/python3" }, versions: { "/usr/bin/python3": "3.11" } }),
+    );
+    for (const r of [a, b, c, d]) {
       assert.ok(r.ok);
       assert.deepEqual(r.server.args.slice(-2), ["--log-file", "/opt/venv/lsp.log"]);
     }
@@ -191,5 +265,32 @@ describe("pythonHasModule", () => {
     }
     assert.equal(await pythonHasModule(python, "json"), true);
     assert.equal(await pythonHasModule(python, "grooph_no_such_module_xyz"), false);
+  });
+});
+
+describe("bundledServer / pythonVersion", () => {
+  it("finds a complete bundle and refuses an incomplete one", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "grooph-bundle-"));
+    try {
+      assert.equal(await bundledServer(dir), undefined);
+      await mkdir(join(dir, "bundled", "libs", "grooph_lsp"), { recursive: true });
+      await writeFile(join(dir, "bundled", "manifest.json"), JSON.stringify({ target: "linux-x64", pythons: ["3.11", "3.12"] }));
+      await writeFile(join(dir, "bundled", "grooph_server.py"), "");
+      assert.equal(await bundledServer(dir), undefined, "no grooph_lsp in libs");
+      await writeFile(join(dir, "bundled", "libs", "grooph_lsp", "__main__.py"), "");
+      assert.deepEqual(await bundledServer(dir), { launcher: join(dir, "bundled", "grooph_server.py"), pythons: ["3.11", "3.12"] });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("reads a real interpreter's version (when python3 is on PATH) and nothing from a missing one", async (t) => {
+    assert.equal(await pythonVersion("/no/such/python"), undefined);
+    const python = await findOnPath("python3", process.env, process.platform, isExecutableFile);
+    if (!python) {
+      t.skip("no python3 on PATH");
+      return;
+    }
+    assert.match((await pythonVersion(python)) ?? "", /^3\.\d+$/);
   });
 });

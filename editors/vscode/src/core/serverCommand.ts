@@ -18,7 +18,15 @@ export interface ServerSettings {
 }
 
 /** Where the command came from, for the output channel and for error messages. */
-export type ServerSource = "grooph.server.command" | "grooph.server.pythonPath" | "Python extension" | "PATH";
+export type ServerSource = "grooph.server.command" | "grooph.server.pythonPath" | "Python extension" | "bundled" | "PATH";
+
+/** The server bundled with the extension (bundled/, made by scripts/bundle_server.py). */
+export interface BundledServer {
+  /** bundled/grooph_server.py: puts bundled/libs first on sys.path and starts the server. */
+  launcher: string;
+  /** The `major.minor` CPython versions whose compiled modules the bundle holds, oldest first. */
+  pythons: string[];
+}
 
 export interface ServerCommand {
   command: string;
@@ -34,6 +42,10 @@ export interface ServerProbes {
   pythonHasServer(python: string): Promise<boolean>;
   /** The full path of a program found on PATH, or undefined. */
   findOnPath(program: string): Promise<string | undefined>;
+  /** The server bundled with the extension, or undefined when this build has none. */
+  bundledServer(): Promise<BundledServer | undefined>;
+  /** `major.minor` of a CPython interpreter ("3.12"), or undefined when it does not run. */
+  pythonVersion(python: string): Promise<string | undefined>;
 }
 
 export type Resolution =
@@ -77,14 +89,15 @@ function logArgs(settings: ServerSettings, vars: PathVariables): string[] {
 }
 
 /**
- * The server command, in the order users expect (the issue's item 1):
+ * The server command, in the order users expect (issue 7, item 1; issue 12, item 3):
  * 1. `grooph.server.command` when set, used as given (plus `--log-file`);
  * 2. `grooph.server.pythonPath` when set: `<python> -m grooph_lsp`, without probing: the user chose it,
  *    and a failing start then says plainly which interpreter lacks the package;
- * 3. the Python extension's active environment, when that interpreter has `grooph_lsp` importable
- *    (an environment without it is skipped, so a `grooph-lsp` installed with pipx still works);
- * 4. `grooph-lsp` on PATH.
- * Otherwise an error that says how to install or point at the server.
+ * 3. the Python extension's active environment, when that interpreter has `grooph_lsp` importable;
+ * 4. the server bundled with the extension, run by the first of the Python extension's interpreter,
+ *    `python3` and `python` on PATH whose version the bundle supports (`<python> -I grooph_server.py`);
+ * 5. `grooph-lsp` on PATH.
+ * Otherwise an error that says exactly what to install.
  */
 export async function resolveServerCommand(
   settings: ServerSettings,
@@ -130,9 +143,26 @@ export async function resolveServerCommand(
         notes,
       };
     }
-    notes.push(
-      `The Python extension's interpreter ${active} has no ${SERVER_MODULE} module; looking for ${SERVER_SCRIPT} on PATH.`,
-    );
+    notes.push(`The Python extension's interpreter ${active} has no ${SERVER_MODULE} module.`);
+  }
+
+  // The server bundled with the extension, run by the first interpreter it supports.
+  const bundled = await probes.bundledServer();
+  const tried: string[] = [];
+  if (bundled) {
+    const candidates = [active, await probes.findOnPath("python3"), await probes.findOnPath("python")];
+    for (const python of candidates.filter((c, i): c is string => !!c && candidates.indexOf(c) === i)) {
+      const version = await probes.pythonVersion(python);
+      if (version && bundled.pythons.includes(version)) {
+        return {
+          ok: true,
+          server: { command: python, args: ["-I", bundled.launcher, ...extra], source: "bundled" },
+          notes,
+        };
+      }
+      tried.push(`${python} (${version ? `Python ${version}` : "does not run"})`);
+    }
+    notes.push(`No interpreter runs the bundled server (it supports Python ${bundled.pythons.join(", ")}); tried: ${tried.join(", ") || "none found"}.`);
   }
 
   const onPath = await probes.findOnPath(SERVER_SCRIPT);
@@ -140,12 +170,24 @@ export async function resolveServerCommand(
     return { ok: true, server: { command: onPath, args: [...extra], source: "PATH" }, notes };
   }
 
+  if (bundled) {
+    const found = tried.length > 0 ? `found only ${tried.join(", ")}` : "found no python3 or python on PATH";
+    return {
+      ok: false,
+      message:
+        `grooph: the language server needs Python ${bundled.pythons[0]} or newer (${bundled.pythons.join(", ")}) and ${found}. ` +
+        `Install Python 3.12 (Debian/Ubuntu: "sudo apt install python3"; macOS and Windows: python.org), ` +
+        `then run "grooph: Restart server"; or set grooph.server.pythonPath to such an interpreter.`,
+      notes,
+    };
+  }
   const where = active ? `neither in ${active} nor on PATH` : "not on PATH and no Python environment is selected";
   return {
     ok: false,
     message:
-      `grooph: the language server was not found (${where}). ` +
-      `Install it with "pip install grooph-lsp" (or "pipx install grooph-lsp"), ` +
+      `grooph: the language server was not found (${where}), and this build of the extension bundles none. ` +
+      `Install the extension's .vsix (it brings the server), or install grooph-lsp from its wheel or checkout ` +
+      `into a Python 3.11+ environment ("pipx install <wheel or checkout>"), ` +
       `or set grooph.server.pythonPath to an interpreter that has it, or grooph.server.command to the program.`,
     notes,
   };
