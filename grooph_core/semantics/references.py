@@ -191,6 +191,31 @@ def _walk(value: object, tree: dict, pointer: str) -> Iterator[tuple[Occurrence,
                 yield from _walk(v, sub, p)
 
 
+def _references_only(tree: dict) -> dict:
+    """The tree without definition leaves (and without branches left empty), for the rules."""
+    out: dict = {}
+    for step, sub in tree.items():
+        if isinstance(sub, _Leaf):
+            if not sub.definition:
+                out[step] = sub
+        else:
+            pruned = _references_only(sub)
+            if pruned:
+                out[step] = pruned
+    return out
+
+
+_REFERENCE_TREES = {kind: _references_only(tree) for kind, tree in _TREES.items()}
+
+
+def references(doc: object, kind: str) -> Iterator[Occurrence]:
+    """Every reference (no definitions) in collection order: the dangling-reference rules' walk, which
+    never enters a list that holds no reference (nodes, notes)."""
+    if isinstance(doc, dict):
+        for o, _, _ in _walk(doc, _REFERENCE_TREES["map" if kind == "map" else "graph"], ""):
+            yield o
+
+
 def occurrences(doc: object, kind: str) -> list[Occurrence]:
     """Every definition and reference of an id in the document (kind "graph" or "map"), in collection
     order and, inside an object, in its fields' order."""

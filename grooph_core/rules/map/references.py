@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from grooph_core.issues import Issue, make
 from grooph_core.rules.map.semantics import MapIndex
-from grooph_core.text import utf16_len
+from grooph_core.semantics.references import references
+from grooph_core.text import pointer_split, utf16_len
 
 END_WORDS = {"from": "starts at", "to": "ends at"}
 
@@ -110,50 +111,36 @@ def _ids(items: list) -> list[str]:
 
 
 def dangling_ref_issues(index: MapIndex) -> list[Issue]:
-    """map.md §6.2: sessions' lanes first (document order), then each handoff's `from`, then `to`.
+    """map.md §6.2: sessions' lanes first (document order), then each handoff's `from`, then `to`
+    (the reference places and their order come from `semantics.references`).
 
     Pointer: the offending string. `data`: `ref` (the unknown id), `field` (lane/from/to), `holder`
     (session/handoff), `holder_id`, `suggestion` (the did-you-mean id or None), `suggestion_searched`
     (False when the work cap of IdSuggester skipped the search).
     """
     out: list[Issue] = []
-    lane_hint: IdSuggester | None = None
-    for i, s in enumerate(index.session_list):
-        if not isinstance(s, dict):
+    hints: dict[str, IdSuggester] = {}
+    for occ in references(index.doc, "map"):
+        ref = occ.id
+        lane = occ.target == "lane"
+        if (ref in index.lanes) if lane else index.is_end(ref):
             continue
-        lane = s.get("lane")
-        if not isinstance(lane, str) or lane in index.lanes:
-            continue
-        if lane_hint is None:
-            lane_hint = IdSuggester(_ids(index.lane_list))
-        hint = lane_hint(lane)
-        sid = s.get("id")
+        seg = pointer_split(occ.pointer)
+        holder_list, i, field = seg[0], int(seg[1]), seg[2]
+        holder_id = index.doc[holder_list][i].get("id")
+        if occ.target not in hints:
+            hints[occ.target] = IdSuggester(_ids(index.lane_list) if lane
+                                            else _ids(index.session_list) + _ids(index.person_list))
+        hint = hints[occ.target](ref)
+        if lane:
+            msg = f'session "{holder_id}" is in unknown lane "{ref}"'
+        elif index.has_people:
+            msg = f'handoff "{holder_id}" {END_WORDS[field]} "{ref}", which is neither a session nor a person'
+        else:
+            msg = f'handoff "{holder_id}" {END_WORDS[field]} unknown session "{ref}"'
         out.append(make(
-            "E_DANGLING_REF", f'session "{sid}" is in unknown lane "{lane}"{_suffix(hint)}', [sid],
-            [f"/sessions/{i}/lane"],
-            ref=lane, field="lane", holder="session", holder_id=sid, suggestion=hint,
-            suggestion_searched=lane_hint.searched(lane),
+            "E_DANGLING_REF", msg + _suffix(hint), [holder_id], [occ.pointer],
+            ref=ref, field=field, holder="session" if lane else "handoff", holder_id=holder_id, suggestion=hint,
+            suggestion_searched=hints[occ.target].searched(ref),
         ))
-    end_hint: IdSuggester | None = None
-    for i, h in enumerate(index.handoff_list):
-        if not isinstance(h, dict):
-            continue
-        hid = h.get("id")
-        for field in ("from", "to"):
-            end = h.get(field)
-            if not isinstance(end, str) or index.is_end(end):
-                continue
-            if end_hint is None:
-                end_hint = IdSuggester(_ids(index.session_list) + _ids(index.person_list))
-            hint = end_hint(end)
-            if index.has_people:
-                what = f'"{end}", which is neither a session nor a person'
-            else:
-                what = f'unknown session "{end}"'
-            out.append(make(
-                "E_DANGLING_REF", f'handoff "{hid}" {END_WORDS[field]} {what}{_suffix(hint)}', [hid],
-                [f"/handoffs/{i}/{field}"],
-                ref=end, field=field, holder="handoff", holder_id=hid, suggestion=hint,
-                suggestion_searched=end_hint.searched(end),
-            ))
     return out
