@@ -9,7 +9,7 @@ editor's), repairs and the dangling-reference rules all walk a document with `oc
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Callable, Iterator
 
 from grooph_core.model.compiled import ROOTS, AltType, ArrayType, ObjectType, RecordType, StrType, TypeDesc, UnionType
 from grooph_core.text import pointer_join
@@ -208,12 +208,73 @@ def _references_only(tree: dict) -> dict:
 _REFERENCE_TREES = {kind: _references_only(tree) for kind, tree in _TREES.items()}
 
 
-def references(doc: object, kind: str) -> Iterator[Occurrence]:
-    """Every reference (no definitions) in collection order: the dangling-reference rules' walk, which
-    never enters a list that holds no reference (nodes, notes)."""
-    if isinstance(doc, dict):
-        for o, _, _ in _walk(doc, _REFERENCE_TREES["map" if kind == "map" else "graph"], ""):
-            yield o
+def _generate(tree: dict) -> str:
+    """Python source of `find(doc, missing)` for a references-only tree: nested loops over exactly
+    the reference places, an Occurrence built only where `missing(target, id)` says so."""
+    lines = ["def find(doc, missing):", "    out = []"]
+    counter = [0]
+
+    def leaf(sub: _Leaf, value: str, ptr: str, pad: str) -> None:
+        if sub.kind == "scope":
+            lines.append(f"{pad}if isinstance({value}, str):")
+            lines.append(f"{pad}    h, sep, x = {value}.partition(':')")
+            lines.append(f"{pad}    if sep and h in SCOPE_HEADS and missing(h, x):")
+            lines.append(f"{pad}        out.append(Occurrence({ptr}, x, h, False, prefix=h + ':'))")
+        else:
+            target = _TARGET_WORD.get(sub.kind, sub.kind)
+            lines.append(f"{pad}if isinstance({value}, str) and missing({target!r}, {value}):")
+            lines.append(f"{pad}    out.append(Occurrence({ptr}, {value}, {target!r}, False))")
+
+    def in_values(t) -> bool:
+        return isinstance(t, _Leaf) or any(step is not _KEY and in_values(sub) for step, sub in t.items())
+
+    def walk(t: dict, var: str, ptr: str, pad: str) -> None:
+        for step, sub in t.items():
+            counter[0] += 1
+            n = counter[0]
+            if step is _KEY or not in_values(sub):
+                continue  # keys naming ids (layout) are not references a rule checks
+            if step is _ITEMS:
+                item_ptr = ptr[:-1] + "/{i%d}'" % n
+                lines.append(f"{pad}if isinstance({var}, list):")
+                lines.append(f"{pad}    for i{n}, x{n} in enumerate({var}):")
+                if isinstance(sub, _Leaf):
+                    leaf(sub, f"x{n}", "f" + item_ptr, pad + "        ")
+                else:
+                    lines.append(f"{pad}        if isinstance(x{n}, dict):")
+                    walk(sub, f"x{n}", item_ptr, pad + "            ")
+                continue
+            field_ptr = ptr[:-1] + "/" + step + "'"
+            lines.append(f"{pad}v{n} = {var}.get({step!r})")
+            if isinstance(sub, _Leaf):
+                leaf(sub, f"v{n}", "f" + field_ptr, pad)
+            elif _ITEMS in sub:
+                walk(sub, f"v{n}", field_ptr, pad)
+            else:
+                lines.append(f"{pad}if isinstance(v{n}, dict):")
+                walk(sub, f"v{n}", field_ptr, pad + "    ")
+
+    walk(tree, "doc", "''", "    ")
+    lines.append("    return out")
+    return "\n".join(lines)
+
+
+def _compile_finder(tree: dict):
+    scope = {"Occurrence": Occurrence, "SCOPE_HEADS": SCOPE_HEADS}
+    exec(compile(_generate(tree), "<reference finder>", "exec"), scope)  # our own source, from the model
+    return scope["find"]
+
+
+_FINDERS = {kind: _compile_finder(tree) for kind, tree in _REFERENCE_TREES.items()}
+
+
+def missing_references(doc: object, kind: str, missing: Callable[[str, str], bool]) -> list[Occurrence]:
+    """The references held in values (not layout keys) for which `missing(target, id)` is true, in
+    collection order: the dangling-reference rules' walk. It runs per keystroke, so the walk is
+    generated once from the markers as plain nested loops and builds nothing for a sound reference."""
+    if not isinstance(doc, dict):
+        return []
+    return _FINDERS["map" if kind == "map" else "graph"](doc, missing)
 
 
 def occurrences(doc: object, kind: str) -> list[Occurrence]:

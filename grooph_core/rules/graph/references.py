@@ -2,31 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Sequence
-
 from grooph_core.issues import Issue, make
 from grooph_core.rules.graph.semantics import GraphIndex, stop_kind, str_id
-from grooph_core.semantics.references import references
-from grooph_core.text import did_you_mean, pointer_split
+from grooph_core.semantics.references import missing_references
+from grooph_core.text import IdSuggester, SuggestionBudget, pointer_split
 
 # The "did you mean" search is optional for this code (graph.md §5.1). A document full of broken
 # references against thousands of ids would make it cost (references x candidates); past this many
 # comparisons in one validation we stop suggesting. Our choice; leaving a suggestion out is never wrong.
 SUGGESTION_COMPARISONS = 100_000
-
-
-class _Suggester:
-    """Hands out suggestions until the comparison budget is spent."""
-
-    def __init__(self) -> None:
-        self.left = SUGGESTION_COMPARISONS
-
-    def __call__(self, word: str, candidates: Sequence[str]) -> str | None:
-        if self.left < len(candidates):
-            self.left = 0
-            return None
-        self.left -= len(candidates)
-        return did_you_mean(word, candidates)
 
 
 def _tail(s: str | None) -> str:
@@ -57,34 +41,31 @@ def dangling_ref_issues(doc: dict, index: GraphIndex) -> list[Issue]:
     (node | edge | loop | node or group), `holder_kind`, `holder` (its id), `holder_index` (position in
     its list), `field`, `index` (entry or stop index where there is one), `suggestion` (or None)."""
     out: list[Issue] = []
-    sug = _Suggester()
     known = {"node": index.node_pos, "edge": index.edge_pos, "loop": index.loop_pos}
-    candidates: dict[str, list[str]] = {}
+    budget = SuggestionBudget(SUGGESTION_COMPARISONS)
+    suggesters: dict[str, IdSuggester] = {}
 
-    def ids_for(target: str) -> list[str]:
-        if target not in candidates:
-            if target == "node|group":
-                candidates[target] = list(dict.fromkeys(list(index.node_pos) + list(index.group_pos)))
-            else:
-                candidates[target] = list(known[target])
-        return candidates[target]
+    def suggest(target: str, word: str) -> str | None:
+        if target not in suggesters:
+            ids = (dict.fromkeys(list(index.node_pos) + list(index.group_pos)) if target == "node|group"
+                   else known[target])
+            suggesters[target] = IdSuggester(list(ids), budget)
+        return suggesters[target](word)
 
-    for occ in references(doc, "graph"):
-        if occ.on_key:
-            continue  # layout keys: W_UNKNOWN_KEY-like facts of the layout, not dangling references
+    def missing(target: str, x: str) -> bool:
+        if target == "node|group":
+            return x not in index.node_pos and x not in index.group_pos
+        return x not in known[target]
+
+    for occ in missing_references(doc, "graph", missing):
         x = occ.id
-        if occ.target == "node|group":
-            if x in index.node_pos or x in index.group_pos:
-                continue
-        elif x in known[occ.target]:
-            continue
         seg = pointer_split(occ.pointer)
         list_key, i = seg[0], int(seg[1])
         holder_obj = doc[list_key][i]
         holder = str_id(holder_obj) or ""
         field = seg[-2] if seg[-1].isdigit() else seg[-1]
         entry = int(seg[-1]) if seg[-1].isdigit() else (int(seg[3]) if field == "then" else None)
-        s = sug(x, ids_for(occ.target))
+        s = suggest(occ.target, x)
         must_name = _MUST_NAME.get(occ.target, occ.target)
         stop = stop_kind(holder_obj["stops"][entry]) if field == "then" else ""
         msg = _WORDING[(list_key, field)].format(holder=holder, id=x, index=entry, stop=stop, must_name=must_name)
