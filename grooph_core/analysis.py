@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from grooph_core.issues import Issue
 from grooph_core.kinds import Kind, detect_kind
 from grooph_core.line_index import LineIndex
-from grooph_core.source import ParsedText, parse
+from grooph_core.source import MAX_CHARS, ParsedText, parse
 from grooph_core.text import pointer_split, value_at
 from grooph_core.validate import Resolver, rule_issues
 
@@ -160,7 +160,7 @@ def issue_span(parsed: ParsedText, issue: Issue) -> tuple[int, int]:
 
 
 def analyze(text: str, *, name: str | None = None, export: bool = False, resolver: Resolver | None = None,
-            tolerant: bool = True, max_chars: int = 5_000_000) -> Analysis:
+            tolerant: bool = True, max_chars: int = MAX_CHARS) -> Analysis:
     """Parse and validate one text. Never raises on any input."""
     parsed = parse(text, max_chars=max_chars)
     value = parsed.value

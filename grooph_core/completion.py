@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from grooph_core.analysis import Analysis
 from grooph_core.model import field_info, object_shape
 from grooph_core.navigation import occurrences
+from grooph_core.semantics.references import accepted_kinds
 from grooph_core.text import pointer_join, value_at
 
 
@@ -227,14 +228,8 @@ def _value_completions(analysis: Analysis, pointer: str, span: tuple[int, int], 
     return out
 
 
-_TARGETS = {
-    "node-or-group": ("node", "group"),
-    "session-or-person": ("session", "person"),
-}
-
-
 def _id_completions(analysis: Analysis, ref: str, span, item_of: str | None) -> list[Completion]:
-    wanted = _TARGETS.get(ref, (ref,))
+    wanted = accepted_kinds(ref)
     occs = [o for o in occurrences(analysis.value, analysis.kind) if o.definition and o.target in wanted]
     taken: set[str] = set()
     if item_of is not None:

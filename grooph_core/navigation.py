@@ -1,8 +1,8 @@
 """Ids and the places that name them: definitions, references, document outline.
 
-The reference places are exactly graph.md §1.11 (plus what `renameId` rewrites, operations.md §5.8:
-layout keys) and map.md §2.8. The server's definition, references, rename and symbols are built on
-`occurrences`; everything here works on the parsed value and JSON pointers, never on text.
+The reference places come from `semantics.references` (graph.md §1.11, map.md §2.8). The server's
+definition, references, rename and symbols are built on `occurrences`; everything here works on the
+parsed value and JSON pointers, never on text.
 """
 
 from __future__ import annotations
@@ -10,28 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from grooph_core.kinds import Kind
-from grooph_core.text import pointer_join
+from grooph_core.semantics.references import Occurrence, accepts, occurrences
 
-SCOPE_KINDS = {"node": "node", "loop": "loop", "edge": "edge"}
-
-
-@dataclass(frozen=True)
-class Occurrence:
-    """One place a document names an id.
-
-    `target` is the kind of object the place must name ("node", "edge", "loop", "group", "policy",
-    "note", "graph", "lane", "person", "session", "map", or "node|group", "session|person").
-    `prefix` is the text before the id inside the string (`node:` in a policy scope), so the id itself
-    starts after it. `on_key` is true for a `layout` key, which names a node by its key.
-    """
-
-    pointer: str
-    id: str
-    target: str
-    definition: bool
-    prefix: str = ""
-    on_key: bool = False
-
+__all__ = ["Occurrence", "occurrences", "find_definition", "occurrence_at", "related_occurrences", "Symbol",
+           "document_symbols"]
 
 def _s(v: object) -> str | None:
     return v if isinstance(v, str) else None
@@ -45,94 +27,10 @@ def _items(doc: dict, key: str):
                 yield i, item
 
 
-def occurrences(doc: object, kind: Kind) -> list[Occurrence]:
-    """Every definition and reference of an id in the document, in document order by family."""
-    if not isinstance(doc, dict):
-        return []
-    return _map_occurrences(doc) if kind == "map" else _graph_occurrences(doc)
-
-
-def _graph_occurrences(doc: dict) -> list[Occurrence]:
-    out: list[Occurrence] = []
-    add = out.append
-    if _s(doc.get("id")) is not None:
-        add(Occurrence("/id", doc["id"], "graph", True))
-    for i, n in _items(doc, "nodes"):
-        if _s(n.get("id")) is not None:
-            add(Occurrence(f"/nodes/{i}/id", n["id"], "node", True))
-    for i, e in _items(doc, "edges"):
-        if _s(e.get("id")) is not None:
-            add(Occurrence(f"/edges/{i}/id", e["id"], "edge", True))
-        for end in ("from", "to"):
-            if _s(e.get(end)) is not None:
-                add(Occurrence(f"/edges/{i}/{end}", e[end], "node", False))
-    for i, lp in _items(doc, "loops"):
-        base = f"/loops/{i}"
-        if _s(lp.get("id")) is not None:
-            add(Occurrence(base + "/id", lp["id"], "loop", True))
-        for key, target in (("members", "node"), ("back", "edge")):
-            if isinstance(lp.get(key), list):
-                for j, m in enumerate(lp[key]):
-                    if isinstance(m, str):
-                        add(Occurrence(f"{base}/{key}/{j}", m, target, False))
-        bar = lp.get("bar")
-        if isinstance(bar, dict) and _s(bar.get("answerKeyFrom")) is not None:
-            add(Occurrence(base + "/bar/answerKeyFrom", bar["answerKeyFrom"], "node", False))
-        if isinstance(lp.get("stops"), list):
-            for j, st in enumerate(lp["stops"]):
-                if isinstance(st, dict) and _s(st.get("then")) is not None:
-                    add(Occurrence(f"{base}/stops/{j}/then", st["then"], "node", False))
-    for i, g in _items(doc, "groups"):
-        if _s(g.get("id")) is not None:
-            add(Occurrence(f"/groups/{i}/id", g["id"], "group", True))
-        if isinstance(g.get("members"), list):
-            for j, m in enumerate(g["members"]):
-                if isinstance(m, str):
-                    add(Occurrence(f"/groups/{i}/members/{j}", m, "node|group", False))
-    for i, p in _items(doc, "policies"):
-        if _s(p.get("id")) is not None:
-            add(Occurrence(f"/policies/{i}/id", p["id"], "policy", True))
-        scope = _s(p.get("scope"))
-        if scope and ":" in scope:
-            head, _, rest = scope.partition(":")
-            if head in SCOPE_KINDS:
-                add(Occurrence(f"/policies/{i}/scope", rest, SCOPE_KINDS[head], False, prefix=head + ":"))
-    for i, n in _items(doc, "notes"):
-        if _s(n.get("id")) is not None:
-            add(Occurrence(f"/notes/{i}/id", n["id"], "note", True))
-    layout = doc.get("layout")
-    if isinstance(layout, dict):
-        for k in layout:
-            add(Occurrence(pointer_join("/layout", k), k, "node", False, on_key=True))
-    return out
-
-
-def _map_occurrences(doc: dict) -> list[Occurrence]:
-    out: list[Occurrence] = []
-    add = out.append
-    if _s(doc.get("id")) is not None:
-        add(Occurrence("/id", doc["id"], "map", True))
-    for key, target in (("lanes", "lane"), ("people", "person"), ("sessions", "session"), ("handoffs", "handoff")):
-        for i, item in _items(doc, key):
-            if _s(item.get("id")) is not None:
-                add(Occurrence(f"/{key}/{i}/id", item["id"], target, True))
-            if key == "sessions" and _s(item.get("lane")) is not None:
-                add(Occurrence(f"/sessions/{i}/lane", item["lane"], "lane", False))
-            if key == "handoffs":
-                for end in ("from", "to"):
-                    if _s(item.get(end)) is not None:
-                        add(Occurrence(f"/handoffs/{i}/{end}", item[end], "session|person", False))
-    return out
-
-
-def _accepts(target: str, kind: str) -> bool:
-    return kind in target.split("|")
-
-
 def find_definition(occs: list[Occurrence], ref: Occurrence) -> Occurrence | None:
     """The object a reference names: the first definition of the right kind (graph.md §0)."""
     for o in occs:
-        if o.definition and o.id == ref.id and _accepts(ref.target, o.target):
+        if o.definition and o.id == ref.id and accepts(ref.target, o.target):
             return o
     return None
 
@@ -156,7 +54,7 @@ def related_occurrences(occs: list[Occurrence], occ: Occurrence) -> list[Occurre
         target_kind, ident = d.target, d.id
     return [
         o for o in occs
-        if o.id == ident and ((o.definition and o.target == target_kind) or (not o.definition and _accepts(o.target, target_kind)))
+        if o.id == ident and ((o.definition and o.target == target_kind) or (not o.definition and accepts(o.target, target_kind)))
     ]
 
 

@@ -13,7 +13,9 @@ import re
 from dataclasses import dataclass
 
 from grooph_core.analysis import Analysis
+from grooph_core.json_copy import copy_json
 from grooph_core.navigation import Occurrence, find_definition, occurrence_at, occurrences, related_occurrences
+from grooph_core.semantics.references import rewrite_id
 from grooph_core.text_edits import TextEdit, value_edits
 
 ID_PATTERN = re.compile(r"[a-z][a-z0-9-]*")
@@ -119,25 +121,11 @@ def rename_at(analysis: Analysis, offset: int, new_id: str) -> list[TextEdit] | 
 
 
 def _rename_in_map(doc: dict, old: str, new: str) -> dict:
-    """map.md §2.8: the id itself, session lanes and handoff ends."""
-    out = dict(doc)
+    """map.md §2.8: the id itself and every reference to it (session lanes, handoff ends); the map's
+    own id alone."""
+    out = copy_json(doc)
     if out.get("id") == old:
         out["id"] = new
         return out
-    for key in ("lanes", "people", "sessions", "handoffs"):
-        items = out.get(key)
-        if not isinstance(items, list):
-            continue
-        new_items = []
-        for item in items:
-            if isinstance(item, dict):
-                item = dict(item)
-                if item.get("id") == old:
-                    item["id"] = new
-                fields = {"sessions": ("lane",), "handoffs": ("from", "to")}.get(key, ())
-                for f in fields:
-                    if item.get(f) == old:
-                        item[f] = new
-            new_items.append(item)
-        out[key] = new_items
+    rewrite_id(out, "map", old, new, keep=frozenset({"map"}))
     return out

@@ -10,6 +10,7 @@ never "absent" (graph.md §0). Where the spec names a default (graph.md §1.12) 
 
 from __future__ import annotations
 
+import typing
 from typing import Annotated, Any, Literal, Union
 
 import annotated_types
@@ -41,6 +42,10 @@ from grooph_core.model.markers import (
 )
 
 Role = Literal["lead", "planner", "builder", "critic", "tester", "researcher", "red-team", "judge", "synthesizer"]
+# graph.md §2.2: role families.
+CRITIC_ROLES = frozenset({"critic", "judge", "red-team"})
+WRITER_ROLES = frozenset({"builder", "synthesizer", "planner"})
+LEAD_ROLE = "lead"
 Tier = Literal["frontier", "strong", "fast"]
 Effort = Literal["low", "medium", "high", "max"]
 CheckKind = Literal["command", "tests", "diff", "metric", "evidence"]
@@ -228,6 +233,15 @@ Node = Annotated[
 ]
 
 
+def _kinds(union) -> tuple[str, ...]:
+    """The `kind` literals of a discriminated union's branches, in declared order."""
+    members = typing.get_args(typing.get_args(union)[0])
+    return tuple(typing.get_args(m.model_fields["kind"].annotation)[0] for m in members)
+
+
+NODE_KINDS = _kinds(Node)
+
+
 # ---- edges (graph.md §1.4) ------------------------------------------------------------------------
 
 
@@ -357,6 +371,7 @@ Stop = Annotated[
     Field(discriminator="kind"),
     Title("Stop"),
 ]
+STOP_KINDS = _kinds(Stop)
 
 
 class Loop(GroophModel):

@@ -15,7 +15,7 @@ import json
 from grooph_core.ops.ids import items
 from grooph_core.text import is_number
 
-CRITIC_ROLES = ("critic", "judge", "red-team")
+from grooph_core.model.graph import CRITIC_ROLES
 BRAKE_STOPS = ("max-iterations", "budget", "human")
 
 
@@ -179,7 +179,7 @@ def loosened(before: dict, after: dict, renames: dict[str, str] | None = None,
     # critic isolation on edges into critics
     for eid, e in be.items():
         c = bn.get(e.get("to"))
-        if c is None or c.get("kind") != "agent" or c.get("role") not in CRITIC_ROLES:
+        if c is None or c.get("kind") != "agent" or not (isinstance(c.get("role"), str) and c["role"] in CRITIC_ROLES):
             continue
         ne = ae.get(m(eid, "edges"))
         if ne is None:

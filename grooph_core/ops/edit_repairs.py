@@ -7,19 +7,14 @@ from typing import Callable
 
 from grooph_core.issues import Issue
 from grooph_core.ops.doc_edits import remove, rename_key, set_value
-from grooph_core.ops.ids import id_set, items, slug, unique
-from grooph_core.ops.map_edits import set_map_id
+from grooph_core.ops.ids import slug, unique
 from grooph_core.ops.repair_types import Candidate
-from grooph_core.text import did_you_mean, pointer_join, pointer_split, value_at
+from grooph_core.semantics.references import ID_LISTS, REFERABLE, ROOT_KIND, accepted_kinds, defined_ids, references_to
+from grooph_core.text import did_you_mean, pointer_split, value_at
 
 # The lists whose objects carry ids, with the word a re-slugged id falls back to (§8.4 E_SCHEMA:
 # "a fallback naming the object's kind"); None is the document itself.
-GRAPH_LISTS = {None: "graph", "nodes": "node", "edges": "edge", "loops": "loop", "groups": "group",
-               "policies": "policy", "notes": "note"}
-MAP_LISTS = {None: "map", "lanes": "lane", "people": "person", "sessions": "session", "handoffs": "handoff"}
-# Objects something else refers to by id: renaming one of them changes what a reference means.
-GRAPH_REFERABLE = frozenset({"node", "edge", "loop", "group"})
-MAP_REFERABLE = frozenset({"lane", "person", "session"})
+LISTS = {kind: {None: ROOT_KIND[kind], **ID_LISTS[kind]} for kind in ID_LISTS}
 # §8.4 W_UNKNOWN_KEY: deleting a misspelt brake field loses its intent, so only the rename is offered.
 BRAKE_FIELDS = frozenset({"approval", "irreversible", "isolation", "evidence", "deny", "stops", "bar", "acceptance",
                           "inspects", "n", "limit", "every", "concurrency"})
@@ -29,12 +24,7 @@ LIST_PROBLEMS = ("enum", "discriminator", "alternatives")
 
 def doc_ids(doc: dict, kind: str) -> list[str]:
     """The id-uniqueness set of either kind (graph.md §1.11, map.md §2.8)."""
-    if kind == "graph":
-        return id_set(doc)
-    out = [doc["id"]] if isinstance(doc.get("id"), str) else []
-    for key in ("lanes", "people", "sessions", "handoffs"):
-        out += [o["id"] for o in items(doc, key) if isinstance(o, dict) and isinstance(o.get("id"), str)]
-    return out
+    return defined_ids(doc, kind)
 
 
 def _id_owner(pointer: str, lists: dict) -> tuple[bool, str | None, int | None]:
@@ -51,50 +41,10 @@ def reference_places(doc: dict, kind: str, ident: str) -> list[tuple[Callable[[s
     """Every place that refers to `ident` (graph: operations.md §5.8; map: map.md §2.8), each with an
     edit that makes it name a new id and the kinds of object such a place can name."""
     out: list = []
-    node, edge = frozenset({"node"}), frozenset({"edge"})
-
-    def setter(ptr: str, prefix: str = ""):
-        return lambda new: set_value(ptr, prefix + new)
-
-    if kind == "map":
-        for i, s in enumerate(items(doc, "sessions")):
-            if isinstance(s, dict) and s.get("lane") == ident:
-                out.append((setter(pointer_join("", "sessions", i, "lane")), frozenset({"lane"})))
-        for i, h in enumerate(items(doc, "handoffs")):
-            for f in ("from", "to"):
-                if isinstance(h, dict) and h.get(f) == ident:
-                    out.append((setter(pointer_join("", "handoffs", i, f)), frozenset({"session", "person"})))
-        return out
-    for i, e in enumerate(items(doc, "edges")):
-        for f in ("from", "to"):
-            if isinstance(e, dict) and e.get(f) == ident:
-                out.append((setter(pointer_join("", "edges", i, f)), node))
-    for i, lp in enumerate(items(doc, "loops")):
-        if not isinstance(lp, dict):
-            continue
-        for f, kinds in (("members", node), ("back", edge)):
-            for j, x in enumerate(items(lp, f)):
-                if x == ident:
-                    out.append((setter(pointer_join("", "loops", i, f, j)), kinds))
-        for k, st in enumerate(items(lp, "stops")):
-            if isinstance(st, dict) and st.get("then") == ident:
-                out.append((setter(pointer_join("", "loops", i, "stops", k, "then")), node))
-        bar = lp.get("bar")
-        if isinstance(bar, dict) and bar.get("answerKeyFrom") == ident:
-            out.append((setter(pointer_join("", "loops", i, "bar", "answerKeyFrom")), node))
-    for i, p in enumerate(items(doc, "policies")):
-        scope = p.get("scope") if isinstance(p, dict) else None
-        if isinstance(scope, str) and ":" in scope and scope.split(":", 1)[1] == ident:
-            prefix = scope.split(":", 1)[0]
-            out.append((setter(pointer_join("", "policies", i, "scope"), prefix + ":"), frozenset({prefix})))
-    for i, g in enumerate(items(doc, "groups")):
-        for j, x in enumerate(items(g, "members")):
-            if x == ident:
-                out.append((setter(pointer_join("", "groups", i, "members", j)), frozenset({"node", "group"})))
-    layout = doc.get("layout")
-    if isinstance(layout, dict) and ident in layout:
-        ptr = pointer_join("", "layout", ident)
-        out.append((lambda new: rename_key(ptr, new), node))
+    for o in references_to(doc, kind, ident):
+        make = ((lambda new, ptr=o.pointer: rename_key(ptr, new)) if o.on_key
+                else (lambda new, ptr=o.pointer, prefix=o.prefix: set_value(ptr, prefix + new)))
+        out.append((make, frozenset(accepted_kinds(o.target))))
     return out
 
 
@@ -118,7 +68,7 @@ def schema(issue: Issue, doc: dict, kind: str) -> list[Candidate]:
         return []
     if problem != "pattern" or not isinstance(value, str) or not isinstance(doc, dict):
         return []
-    lists = GRAPH_LISTS if kind == "graph" else MAP_LISTS
+    lists = LISTS[kind]
     is_id, list_key, index = _id_owner(ptr, lists)
     if not is_id:
         return []
@@ -144,7 +94,7 @@ def _occurrences(issue: Issue, kind: str) -> list[tuple[str, str]]:
         out = []
         for p in pointers:
             seg = pointer_split(p)
-            out.append((p, GRAPH_LISTS.get(seg[0] if len(seg) == 3 else None, "graph")))
+            out.append((p, LISTS["graph"].get(seg[0] if len(seg) == 3 else None, "graph")))
         return out
     pointers = ([issue.related[0][0]] if issue.related else []) + list(issue.pointers)
     kinds = [o.get("kind") for o in d.get("occurrences") or []]
@@ -164,7 +114,7 @@ def duplicate_id(issue: Issue, doc: dict, kind: str) -> list[Candidate]:
     occ = _occurrences(issue, kind)
     if not isinstance(ident, str) or len(occ) < 2:
         return []
-    referable = GRAPH_REFERABLE if kind == "graph" else MAP_REFERABLE
+    referable = REFERABLE[kind]
     keep = next((i for i, (_, k) in enumerate(occ) if k in referable), None)
     if keep is None:
         keep = next((i for i, (_, k) in enumerate(occ) if k == "note"), 0)
@@ -183,7 +133,7 @@ def duplicate_id(issue: Issue, doc: dict, kind: str) -> list[Candidate]:
         ptr, k = occ[i]
         fresh = unique(ident, taken)
         taken.add(fresh)
-        edits.append(set_map_id(ptr, fresh) if kind == "map" else set_value(ptr, fresh))
+        edits.append(set_value(ptr, fresh))
         seg = pointer_split(ptr)
         if len(seg) == 3 and seg[0] not in list_renames:
             list_renames[seg[0]] = {ident: fresh}

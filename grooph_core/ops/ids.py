@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from grooph_core.semantics.references import ID_LISTS as KIND_ID_LISTS
+
 ID_PATTERN = re.compile(r"[a-z][a-z0-9-]*")
 
 # operations.md §3.4: kind labels; their slugs are the fallback bases of derived node ids.
@@ -17,7 +19,7 @@ KIND_LABELS = {"agent": "Agent", "human-gate": "Human gate", "check": "Check", "
 UNKNOWN_KIND_FALLBACK = "node"
 
 # The lists of the id set, in id-set order after the graph's own id (operations.md §3.1).
-ID_LISTS = ("nodes", "edges", "loops", "groups", "policies", "notes")
+ID_LISTS = tuple(KIND_ID_LISTS["graph"])
 
 
 def is_id(v: object) -> bool:

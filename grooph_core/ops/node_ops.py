@@ -13,7 +13,7 @@ from grooph_core.ops.readers import (ABSENT, all_with_id, arg, first_with_id, re
                                      read_patch, read_position, read_string)
 from grooph_core.ops.rename import rename_object
 
-NODE_KINDS = ("agent", "human-gate", "check", "merge", "stop")
+from grooph_core.model.graph import NODE_KINDS
 
 
 def starting_node(kind: str, node_id: str, name: str) -> dict:

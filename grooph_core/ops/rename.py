@@ -4,64 +4,19 @@
 from __future__ import annotations
 
 from grooph_core.ops.ids import derived_edge_id, id_set, ids_of, is_derived_from, items, unique
+from grooph_core.semantics.references import rewrite_id
 
-SCOPE_PREFIXES = ("node:", "loop:", "edge:")
-
-
-def _swap_list(values: list, frm: str, to: str) -> None:
-    for i, v in enumerate(values):
-        if v == frm:
-            values[i] = to
+# operations.md §5.8: renameId keeps the graph's own id (renamed alone) and run notes (history).
+_KEPT_DEFINITIONS = frozenset({"graph", "note"})
 
 
 def rewrite_references(doc: dict, frm: str, to: str) -> None:
-    """Every occurrence of `frm` in the places of the §5.8 table becomes `to` (not the graph's id).
+    """Every occurrence of `frm` at the reference places of the §5.8 table (`semantics.references`)
+    becomes `to`, except the graph's id and run-note ids.
 
     Not rewritten: run notes, group `from`/`with`, lineage, template slots, merges, owns, free text.
     """
-    for node in items(doc, "nodes"):
-        if isinstance(node, dict) and node.get("id") == frm:
-            node["id"] = to
-    for edge in items(doc, "edges"):
-        if isinstance(edge, dict):
-            for key in ("id", "from", "to"):
-                if edge.get(key) == frm:
-                    edge[key] = to
-    for loop in items(doc, "loops"):
-        if not isinstance(loop, dict):
-            continue
-        if loop.get("id") == frm:
-            loop["id"] = to
-        for key in ("members", "back"):
-            if isinstance(loop.get(key), list):
-                _swap_list(loop[key], frm, to)
-        for stop in loop.get("stops") if isinstance(loop.get("stops"), list) else []:
-            if isinstance(stop, dict) and stop.get("then") == frm:
-                stop["then"] = to
-        bar = loop.get("bar")
-        if isinstance(bar, dict) and bar.get("answerKeyFrom") == frm:
-            bar["answerKeyFrom"] = to
-    for policy in items(doc, "policies"):
-        if not isinstance(policy, dict):
-            continue
-        if policy.get("id") == frm:
-            policy["id"] = to
-        scope = policy.get("scope")
-        if isinstance(scope, str) and scope.startswith(SCOPE_PREFIXES) and scope.split(":", 1)[1] == frm:
-            policy["scope"] = scope.split(":", 1)[0] + ":" + to
-    for group in items(doc, "groups"):
-        if not isinstance(group, dict):
-            continue
-        if group.get("id") == frm:
-            group["id"] = to
-        if isinstance(group.get("members"), list):
-            _swap_list(group["members"], frm, to)
-    layout = doc.get("layout")
-    if isinstance(layout, dict) and frm in layout:
-        renamed: dict = {}
-        for key, value in layout.items():
-            renamed[to if key == frm else key] = value
-        doc["layout"] = renamed
+    rewrite_id(doc, "graph", frm, to, keep=_KEPT_DEFINITIONS)
 
 
 def rename_object(doc: dict, frm: str, to: str) -> None:

@@ -14,7 +14,7 @@ from grooph_core.ops.readers import (all_with_id, arg, read_loop, read_object, r
                                      read_optional_patch, read_stop_index)
 from grooph_core.text import is_number
 
-STOP_KINDS = ("human", "budget", "bar-passed", "diminishing-returns", "evidence-invalid", "max-iterations")
+from grooph_core.model.graph import STOP_KINDS
 # §5.5 / §9 item 1: the bounded defaults of a new stop (a budget is 12 dispatches).
 STOP_DEFAULTS: dict[str, dict] = {
     "human": {},

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from grooph_core.issues import Issue, make
 from grooph_core.rules.graph.semantics import GraphIndex, items
+from grooph_core.semantics.references import ID_LISTS as REFERENCE_ID_LISTS
 
 # The lists of the id-uniqueness set after the graph's own id, in collection order (graph.md §1.11).
-ID_LISTS = ("nodes", "edges", "loops", "groups", "policies", "notes")
+ID_LISTS = tuple(REFERENCE_ID_LISTS["graph"])
 
 
 def id_occurrences(doc: dict) -> list[tuple[str, str, str]]:

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from grooph_core.issues import Issue, make
 from grooph_core.rules.map.semantics import MapIndex
+from grooph_core.semantics.references import ID_LISTS as REFERENCE_ID_LISTS, REFERABLE
 
 # map.md §2.8: the collection order of the id-uniqueness set, and what each list holds.
-ID_LISTS: tuple[tuple[str, str], ...] = (("lanes", "lane"), ("people", "person"), ("sessions", "session"),
-                                         ("handoffs", "handoff"))
+ID_LISTS: tuple[tuple[str, str], ...] = tuple(REFERENCE_ID_LISTS["map"].items())
 # Objects other objects refer to by id (a rename must carry references along); map and handoff ids
 # are referred to by nothing (map.md §6.1 repair).
-REFERABLE_KINDS = frozenset({"lane", "person", "session"})
+REFERABLE_KINDS = REFERABLE["map"]
 
 
 def _occurrences(index: MapIndex) -> dict[str, list[dict]]:
