@@ -1,0 +1,1 @@
+"""What names in a document mean (definitions and references), per kind."""
