@@ -16,7 +16,9 @@ from grooph_core import completion as core_completion
 from grooph_core import hover as core_hover
 from grooph_core.formatting import format_edits
 from grooph_core.navigation import Symbol, document_symbols
-from grooph_core.refactor import Refused, definition_at, prepare_rename_at, references_at, rename_at
+from grooph_core import refactor
+from grooph_core.refactor import Refused
+from grooph_core.semantics import neighbour_names
 from grooph_core.text_edits import TextEdit
 from grooph_lsp.convert import to_lsp_range, to_offset
 
@@ -97,6 +99,17 @@ def _doc_and_offset(ls: "GroophServer", uri: str, pos: lsp.Position):
     return doc, ls.analysis(doc), to_offset(doc.lines, pos, ls.encoding)
 
 
+def _names_doc(ls: "GroophServer", uri: str, pos: lsp.Position):
+    """The document, analysis, offset and names module (graph refactor or neighbour names) for a name request."""
+    doc, analysis, offset = _doc_and_offset(ls, uri, pos)
+    if doc is not None:
+        return doc, analysis, offset, refactor
+    doc = ls.store.get(uri)
+    if doc is None or doc.neighbour is None:
+        return None, None, None, None
+    return doc, ls.analysis(doc), to_offset(doc.lines, pos, ls.encoding), neighbour_names
+
+
 def _symbol(ls: "GroophServer", doc, analysis, sym: Symbol) -> lsp.DocumentSymbol:
     lines = doc.lines
     full = (analysis.extent(sym.pointer) if sym.pointer else None) or (0, len(analysis.text))
@@ -132,28 +145,28 @@ def register(server: "GroophServer") -> None:
 
     @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
     def definition(ls: "GroophServer", params: lsp.DefinitionParams) -> list[lsp.Location] | None:
-        doc, analysis, offset = _doc_and_offset(ls, params.text_document.uri, params.position)
+        doc, analysis, offset, names = _names_doc(ls, params.text_document.uri, params.position)
         if doc is None:
             return None
-        spans = definition_at(analysis, offset)
+        spans = names.definition_at(analysis, offset)
         return [lsp.Location(uri=doc.uri, range=to_lsp_range(doc.lines, s, ls.encoding)) for s in spans] or None
 
     @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
     def references(ls: "GroophServer", params: lsp.ReferenceParams) -> list[lsp.Location] | None:
-        doc, analysis, offset = _doc_and_offset(ls, params.text_document.uri, params.position)
+        doc, analysis, offset, names = _names_doc(ls, params.text_document.uri, params.position)
         if doc is None:
             return None
-        spans = references_at(analysis, offset, include_declaration=params.context.include_declaration)
+        spans = names.references_at(analysis, offset, include_declaration=params.context.include_declaration)
         return [lsp.Location(uri=doc.uri, range=to_lsp_range(doc.lines, s, ls.encoding)) for s in spans] or None
 
     @server.feature(lsp.TEXT_DOCUMENT_PREPARE_RENAME)
     def prepare_rename(ls: "GroophServer", params: lsp.PrepareRenameParams) -> Any:
-        doc, analysis, offset = _doc_and_offset(ls, params.text_document.uri, params.position)
+        doc, analysis, offset, names = _names_doc(ls, params.text_document.uri, params.position)
         if doc is None:
             return None
-        result = prepare_rename_at(analysis, offset)
+        result = names.prepare_rename_at(analysis, offset)
         if result is None:
-            raise RequestRefused("There is no id at the cursor to rename.")
+            raise RequestRefused("There is no id at the cursor to rename." if names is refactor else "There is no name at the cursor to rename.")
         if isinstance(result, Refused):
             raise RequestRefused(result.message)
         span, text = result
@@ -161,10 +174,10 @@ def register(server: "GroophServer") -> None:
 
     @server.feature(lsp.TEXT_DOCUMENT_RENAME, lsp.RenameOptions(prepare_provider=True))
     def rename(ls: "GroophServer", params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
-        doc, analysis, offset = _doc_and_offset(ls, params.text_document.uri, params.position)
+        doc, analysis, offset, names = _names_doc(ls, params.text_document.uri, params.position)
         if doc is None:
             return None
-        result = rename_at(analysis, offset, params.new_name)
+        result = names.rename_at(analysis, offset, params.new_name)
         if isinstance(result, Refused):
             raise RequestRefused(result.message)
         return lsp.WorkspaceEdit(changes={doc.uri: lsp_edits(ls, doc, result)})
