@@ -131,18 +131,18 @@ def name_span(analysis, site: NameSite) -> tuple[int, int] | None:
     return span
 
 
-def site_at(analysis, offset: int) -> tuple[NameSite, tuple[int, int]] | None:
+def site_at(analysis, offset: int, all_sites: list[NameSite] | None = None) -> tuple[NameSite, tuple[int, int]] | None:
     """The name place the offset is in (its end included)."""
-    for site in sites(analysis):
+    for site in sites(analysis) if all_sites is None else all_sites:
         span = name_span(analysis, site)
         if span is not None and span[0] <= offset <= span[1]:
             return site, span
     return None
 
 
-def _same_name(analysis, site: NameSite) -> list[tuple[NameSite, tuple[int, int]]]:
+def _same_name(analysis, site: NameSite, all_sites: list[NameSite] | None = None) -> list[tuple[NameSite, tuple[int, int]]]:
     out = []
-    for other in sites(analysis):
+    for other in sites(analysis) if all_sites is None else all_sites:
         if other.kind == site.kind and other.name == site.name:
             span = name_span(analysis, other)
             if span is not None:
@@ -174,7 +174,8 @@ def prepare_rename_at(analysis, offset: int) -> tuple[tuple[int, int], str] | No
 
 def rename_at(analysis, offset: int, new_name: str) -> list[TextEdit] | Refused:
     """Edits renaming the name at the offset: its definition and every reference, nothing else."""
-    hit = site_at(analysis, offset)
+    every = sites(analysis)
+    hit = site_at(analysis, offset, every)
     if hit is None:
         return Refused("There is no name at the cursor to rename.")
     site = hit[0]
@@ -185,7 +186,7 @@ def rename_at(analysis, offset: int, new_name: str) -> list[TextEdit] | Refused:
                        "not starting with a digit or -).")
     if new_name == site.name:
         return []
-    if any(s.kind == site.kind and s.name == new_name and s.defines for s in sites(analysis)):
+    if any(s.kind == site.kind and s.name == new_name and s.defines for s in every):
         return Refused(f"There is already a {site.kind} {new_name}.")
     text = json.dumps(new_name, ensure_ascii=False)[1:-1] if analysis.neighbour.syntax == "json" else new_name
-    return [TextEdit(s, e, text) for _, (s, e) in _same_name(analysis, site)]
+    return [TextEdit(s, e, text) for _, (s, e) in _same_name(analysis, site, every)]
