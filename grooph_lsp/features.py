@@ -16,7 +16,9 @@ from grooph_core import completion as core_completion
 from grooph_core import hover as core_hover
 from grooph_core.formatting import format_edits
 from grooph_core.navigation import Symbol, document_symbols
-from grooph_core.refactor import Refused, definition_at, prepare_rename_at, references_at, rename_at
+from grooph_core import refactor
+from grooph_core.refactor import Refused
+from grooph_core.semantics import neighbour_names
 from grooph_core.text_edits import TextEdit
 from grooph_lsp.convert import to_lsp_range, to_offset
 
@@ -107,6 +109,21 @@ async def _doc_and_offset(ls: "GroophServer", uri: str, pos: lsp.Position):
     return doc, analysis, to_offset(analysis.line_index, pos, ls.encoding)
 
 
+async def _names_doc(ls: "GroophServer", uri: str, pos: lsp.Position):
+    """The document, analysis, offset and names module (graph refactor or neighbour names) for a name
+    request; the analysis is waited for off the event loop."""
+    doc, analysis, offset = await _doc_and_offset(ls, uri, pos)
+    if doc is not None:
+        return doc, analysis, offset, refactor
+    doc = ls.store.get(uri)
+    if doc is None or doc.neighbour is None:
+        return None, None, None, None
+    analysis = (await ls.scheduler.result(doc)).analysis
+    if analysis is None:
+        return None, None, None, None
+    return doc, analysis, to_offset(analysis.line_index, pos, ls.encoding), neighbour_names
+
+
 def _symbol(ls: "GroophServer", analysis, sym: Symbol) -> lsp.DocumentSymbol:
     lines = analysis.line_index
     full = (analysis.extent(sym.pointer) if sym.pointer else None) or (0, len(analysis.text))
@@ -163,28 +180,28 @@ def register(server: "GroophServer") -> None:
 
     @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
     async def definition(ls: "GroophServer", params: lsp.DefinitionParams) -> list[lsp.Location] | None:
-        doc, analysis, offset = await _doc_and_offset(ls, params.text_document.uri, params.position)
+        doc, analysis, offset, names = await _names_doc(ls, params.text_document.uri, params.position)
         if doc is None:
             return None
-        spans = definition_at(analysis, offset)
+        spans = names.definition_at(analysis, offset)
         return [lsp.Location(uri=doc.uri, range=to_lsp_range(analysis.line_index, s, ls.encoding)) for s in spans] or None
 
     @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
     async def references(ls: "GroophServer", params: lsp.ReferenceParams) -> list[lsp.Location] | None:
-        doc, analysis, offset = await _doc_and_offset(ls, params.text_document.uri, params.position)
+        doc, analysis, offset, names = await _names_doc(ls, params.text_document.uri, params.position)
         if doc is None:
             return None
-        spans = await ls.off_loop(lambda: references_at(analysis, offset, include_declaration=params.context.include_declaration))
+        spans = await ls.off_loop(lambda: names.references_at(analysis, offset, include_declaration=params.context.include_declaration))
         return [lsp.Location(uri=doc.uri, range=to_lsp_range(analysis.line_index, s, ls.encoding)) for s in spans] or None
 
     @server.feature(lsp.TEXT_DOCUMENT_PREPARE_RENAME)
     async def prepare_rename(ls: "GroophServer", params: lsp.PrepareRenameParams) -> Any:
-        doc, analysis, offset = await _doc_and_offset(ls, params.text_document.uri, params.position)
+        doc, analysis, offset, names = await _names_doc(ls, params.text_document.uri, params.position)
         if doc is None:
             return None
-        result = prepare_rename_at(analysis, offset)
+        result = names.prepare_rename_at(analysis, offset)
         if result is None:
-            raise RequestRefused("There is no id at the cursor to rename.")
+            raise RequestRefused("There is no id at the cursor to rename." if names is refactor else "There is no name at the cursor to rename.")
         if isinstance(result, Refused):
             raise RequestRefused(result.message)
         span, text = result
@@ -192,10 +209,10 @@ def register(server: "GroophServer") -> None:
 
     @server.feature(lsp.TEXT_DOCUMENT_RENAME, lsp.RenameOptions(prepare_provider=True))
     async def rename(ls: "GroophServer", params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
-        doc, analysis, offset = await _doc_and_offset(ls, params.text_document.uri, params.position)
+        doc, analysis, offset, names = await _names_doc(ls, params.text_document.uri, params.position)
         if doc is None:
             return None
-        result = await ls.off_loop(rename_at, analysis, offset, params.new_name)
+        result = await ls.off_loop(names.rename_at, analysis, offset, params.new_name)
         if isinstance(result, Refused):
             raise RequestRefused(result.message)
         return lsp.WorkspaceEdit(changes={doc.uri: lsp_edits(ls, analysis.line_index, result)})
