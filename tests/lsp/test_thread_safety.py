@@ -104,3 +104,20 @@ def test_answers_from_many_threads_equal_one_threads():
             text = text[:at] + "\n" + text[at:]
     finally:
         sys.setswitchinterval(before)
+
+
+def test_quick_fixes_stop_between_candidates():
+    """A non-resolving client's quick fixes are checked in the request worker; a newer version or a
+    cancelled request stops them (`stop()`), and a stop that never fires changes nothing."""
+    import pytest
+
+    from grooph_core.ops.repairs import Stopped
+
+    analysis = analyze(_big_text(20), name="big.grooph.json")
+    issues = list(analysis.issues)
+    assert issues
+    full = core.quick_fixes(analysis, issues)
+    assert full
+    assert core.quick_fixes(analysis, issues, stop=lambda: False) == full
+    with pytest.raises(Stopped):
+        core.quick_fixes(analysis, issues, stop=lambda: True)
