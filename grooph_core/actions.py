@@ -85,15 +85,16 @@ class QuickFix:
         return self.repair_class in ("safe", "preferred")
 
 
-def quick_fixes(analysis: Analysis, issues: list[Issue], *, export: bool = False) -> list[QuickFix]:
-    """The repairs of operations.md §8 for these issues, as edits of the text, best first per issue."""
+def quick_fixes(analysis: Analysis, issues: list[Issue], *, export: bool = False, stop=None) -> list[QuickFix]:
+    """The repairs of operations.md §8 for these issues, as edits of the text, best first per issue.
+    `stop()` is asked between candidates; when true, `Stopped` (grooph_core.ops.repairs) is raised."""
     if _needs_parsed(analysis) is not None:
         return []
     from grooph_core.ops.repairs import repairs_for, result_of
 
     out: list[QuickFix] = []
     for issue in issues:
-        for repair in repairs_for(issue, analysis.value, analysis.kind, export=export):
+        for repair in repairs_for(issue, analysis.value, analysis.kind, export=export, stop=stop):
             new_doc = result_of(repair, analysis.value, analysis.kind)
             if new_doc is None:
                 continue

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 
 from grooph_core.issues import Issue
 from grooph_core.kinds import Kind, detect_kind
-from grooph_core.line_index import LineIndex
+from grooph_core.line_index import LineIndex, index_in
 from grooph_core.source import MAX_CHARS, ParsedText, parse
 from grooph_core.text import pointer_split, value_at
 from grooph_core.validate import Resolver, rule_issues
@@ -79,9 +79,7 @@ class Analysis:
 
     @property
     def line_index(self) -> LineIndex:
-        if not self._lines:
-            self._lines.append(LineIndex(self.text))
-        return self._lines[0]
+        return index_in(self._lines, self.text)
 
     def span(self, issue: Issue) -> tuple[int, int]:
         """The character span an issue points at (its primary pointer, or its syntax span)."""

@@ -14,6 +14,8 @@ characters wider than one unit, grouped in runs) serve lines longer than 4,096 c
 
 from __future__ import annotations
 
+import threading
+
 import re
 from array import array
 from bisect import bisect_right
@@ -258,7 +260,9 @@ class LineIndex:
         k = bisect_right(counted, (offset, len(text) + 1)) - 1
         base, line = counted[k] if k >= 0 else (0, 0)
         line += text.count("\n", base, offset)
-        counted.insert(k + 1, (offset, line))
+        # copy, then assign once: an index shared by threads (the loop, the analysis and request
+        # workers) never has its sorted list changed under a reader; a lost entry is only recounted
+        self._counted = counted[: k + 1] + [(offset, line)] + counted[k + 1 :]
         return line, text.rfind("\n", 0, offset) + 1
 
     def _table(self, encoding: str) -> _Widths:
@@ -266,5 +270,21 @@ class LineIndex:
         if w is None:
             if encoding not in _WIDE:
                 raise ValueError(f"unknown position encoding {encoding!r} (utf-8, utf-16 or utf-32)")
-            w = self._widths[encoding] = _Widths(self.text, encoding)
+            w = self._widths.setdefault(encoding, _Widths(self.text, encoding))  # first one made wins
         return w
+
+
+_CELL_LOCK = threading.Lock()
+
+
+def index_in(cell: list, text: str, given: LineIndex | None = None) -> LineIndex:
+    """The one line index kept in `cell` (an analysis's slot, filled lazily): `given` or a new index of
+    `text` when the cell is empty. Under a lock, so threads asking at once all get the same index
+    (building one outside the lock is cheap: nothing is counted until asked)."""
+    if cell:
+        return cell[0]
+    new = given if given is not None else LineIndex(text)
+    with _CELL_LOCK:
+        if not cell:
+            cell.append(new)
+        return cell[0]

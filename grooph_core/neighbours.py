@@ -25,7 +25,7 @@ from pathlib import Path
 
 from grooph_core.issues import Issue, make
 from grooph_core.kinds import NeighbourKind
-from grooph_core.line_index import LineIndex
+from grooph_core.line_index import LineIndex, index_in
 from grooph_core.load import MAX_DEPTH as CLI_MAX_DEPTH
 from grooph_core.load import MAX_FILE_BYTES, Loaded
 from grooph_core.source import MAX_CHARS, MAX_DEPTH, ParsedText, parse
@@ -53,9 +53,7 @@ class NeighbourAnalysis:
 
     @property
     def line_index(self) -> LineIndex:
-        if not self._lines:
-            self._lines.append(LineIndex(self.text))
-        return self._lines[0]
+        return index_in(self._lines, self.text)
 
     def span(self, issue: Issue) -> tuple[int, int]:
         return issue_span(self.parsed, issue)

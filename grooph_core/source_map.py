@@ -14,6 +14,8 @@ parsed value holds (the last readable one), as JSON.parse keeps it.
 
 from __future__ import annotations
 
+import threading
+
 import json
 import re
 from bisect import bisect_right
@@ -100,6 +102,10 @@ class SourceMap:
         self.text = text
         self._root_span = root_span
         self._root_node = root_node
+        # Lazy nodes index themselves on demand, appending to several lists per member; one map is
+        # read from several threads (analysis and request workers, the event loop), so every walk
+        # over the nodes holds this lock (re-entrant: a walk indexes nested nodes).
+        self._lock = threading.RLock()
 
     @classmethod
     def for_valid(cls, text: str) -> SourceMap:
@@ -142,6 +148,10 @@ class SourceMap:
 
     def _find(self, pointer: str):
         """(container node, member index) of a pointer; (None, None) for the root; None if absent."""
+        with self._lock:
+            return self._find_locked(pointer)
+
+    def _find_locked(self, pointer: str):
         if self._root_span is None:
             return None
         if pointer == "":
@@ -254,6 +264,10 @@ class SourceMap:
         included), else "value" for the innermost value containing it. A cursor right after a key
         or a scalar (at its end) still counts as on it; between members, the container is answered;
         outside the root value, ("", "value")."""
+        with self._lock:
+            return self._pointer_at_locked(offset)
+
+    def _pointer_at_locked(self, offset: int) -> tuple[str, str]:
         root = self._root()
         pointer = ""
         node = root
@@ -284,6 +298,10 @@ class SourceMap:
         """The pointer of the innermost object whose brackets contain the cursor (for completion);
         in broken text an unclosed object contains everything up to where it was cut. None when no
         object contains the cursor."""
+        with self._lock:
+            return self._enclosing_object_locked(offset)
+
+    def _enclosing_object_locked(self, offset: int) -> str | None:
         node = self._root()
         if node is None or not node.interior(offset):
             return None

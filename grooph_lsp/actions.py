@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 import os
 import re
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -14,6 +16,7 @@ from lsprotocol import types as lsp
 
 from grooph_core import actions as core
 from grooph_core.analysis import pointer_span
+from grooph_core.ops.repairs import Stopped
 from grooph_core.refactor import Refused
 from grooph_core.source import parse
 from grooph_core.text_edits import apply_edits
@@ -108,8 +111,21 @@ def register(server: "GroophServer") -> None:
         out: list[lsp.CodeAction] = []
         fixes: list = []
         if want_quick and chosen:
-            fixes = await ls.off_loop(lambda: core.fix_offers(analysis, chosen) if lazy
-                                      else core.quick_fixes(analysis, chosen, export=export))
+            # a client that wants every edit now gets them checked in the request worker; a newer
+            # version or a $/cancelRequest stops that work between candidates (they queue otherwise)
+            cancelled = threading.Event()
+
+            def stop() -> bool:
+                return cancelled.is_set() or ls.store.get(doc.uri) is not doc or doc.version != version
+
+            try:
+                fixes = await ls.off_loop(lambda: core.fix_offers(analysis, chosen) if lazy
+                                          else core.quick_fixes(analysis, chosen, export=export, stop=stop))
+            except asyncio.CancelledError:
+                cancelled.set()
+                raise
+            except Stopped:
+                raise ContentModified("The document changed while its quick fixes were checked; ask again.") from None
             seen: set = set()
             preferred_for: set[int] = set()
             for fix in fixes:

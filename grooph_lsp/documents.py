@@ -13,7 +13,7 @@ from urllib.parse import unquote, urlparse
 
 from grooph_core.analysis import Analysis, analyze
 from grooph_core.kinds import NeighbourKind, kind_from_name, neighbour_from_name
-from grooph_core.line_index import LineIndex
+from grooph_core.line_index import LineIndex, index_in
 from grooph_core.neighbours import analyze_neighbour
 
 GROOPH_LANGUAGES = {"grooph", "grooph-map"}
@@ -127,14 +127,14 @@ def analyse_text(uri: str, name: str, text: str, *, export: bool, max_chars: int
     neighbour = neighbour_from_name(name)
     if neighbour is not None:
         result = analyze_neighbour(text, neighbour, max_chars=max_chars)
-        if lines is not None and not result._lines:
-            result._lines.append(lines)
+        if lines is not None:
+            index_in(result._lines, text, lines)
         return result
     if resolver is None:
         resolver = _resolver_for(uri)
     result = analyze(text, name=name, export=export, resolver=resolver, max_chars=max_chars)
-    if lines is not None and not result._lines:  # one line index per version, shared with the document
-        result._lines.append(lines)
+    if lines is not None:  # one line index per version, shared with the document
+        index_in(result._lines, text, lines)
     return result
 
 

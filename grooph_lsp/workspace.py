@@ -138,7 +138,14 @@ class Workspace:
     def resolver_for(self, uri: str):
         """The graph resolver for an open map: map.md §6.8, open texts winning over files."""
         path = uri_path(uri)
-        return file_graph_resolver(path, self.open_text) if path else None
+        if not path:
+            return None
+        # The open texts as they are now, read once: the resolver runs in the analysis worker while
+        # the loop takes new versions, and one analysis sees one state of the editor (no text read
+        # half-way through a change, no graph seen at two versions).
+        texts = {p: doc.text for doc in list(self.ls.store.docs.values())
+                 if (p := uri_path(doc.uri)) is not None and doc.served()}
+        return file_graph_resolver(path, texts.get)
 
     def facts_of_open(self, doc) -> DocumentFacts:
         """The facts of an open document's current version (from the analysis diagnostics use)."""

@@ -115,13 +115,18 @@ class _Checker:
         return True
 
 
+class Stopped(Exception):
+    """The caller's `stop()` said the answer is no longer wanted (a newer version, a cancelled request)."""
+
+
 def repairs_for(issue: Issue, doc: dict, kind: str, *, export: bool = False, resolver=None,
-                verify: bool = True, only_safe: bool = False) -> list[Repair]:
+                verify: bool = True, only_safe: bool = False, stop=None) -> list[Repair]:
     """The repairs of `issue` on `doc` (a graph or a map value), best first, each passing §8.2.
 
     `export` says whether the document is validated for export (the checks re-validate the same way;
     export-only codes are always checked with it). `verify=False` skips the checks (for tests of the
-    builders). `only_safe` keeps the safe ones (fix-all)."""
+    builders). `only_safe` keeps the safe ones (fix-all). `stop()`, asked before each check, raises
+    `Stopped` when true."""
     found = candidates_for(issue, doc, kind)
     if only_safe:
         found = [c for c in found if c.kind == "safe"]
@@ -130,7 +135,13 @@ def repairs_for(issue: Issue, doc: dict, kind: str, *, export: bool = False, res
     if not verify:
         return [c.repair() for c in found]
     checker = _Checker(issue, doc, kind, export, resolver)
-    return [c.repair() for c in found if checker.passes(c)]
+    out = []
+    for c in found:
+        if stop is not None and stop():  # each check re-validates the document: stop between them
+            raise Stopped
+        if checker.passes(c):
+            out.append(c.repair())
+    return out
 
 
 def fix_all(doc: dict, kind: str, issues: list[Issue] | None = None, *, export: bool = False,
