@@ -53,8 +53,17 @@ def compose(text: str, max_depth: int, resolve_plain):
         return None
     try:
         return _compose(text, max_depth, resolve_plain)
+    except _Differs:
+        return None
     except Exception:  # libyaml's complaint (or a text it cannot encode): ruamel tells the user
         return None
+
+
+class _Differs(Exception):
+    """A text on which libyaml and ruamel are known to disagree: ruamel reads it."""
+
+
+_BLANK_LINE = re.compile(r"\n[ ]+\n")
 
 
 def _compose(text: str, max_depth: int, resolve_plain):
@@ -79,8 +88,16 @@ def _compose(text: str, max_depth: int, resolve_plain):
                     return None
                 tag = event.tag
                 style = event.style or None
-                if style is None and event.start_mark.index == event.end_mark.index:
+                if style is None and (event.start_mark.index == event.end_mark.index or not event.value):
                     return None  # an empty value: libyaml and ruamel place its mark differently
+                if not stack:
+                    raise _Differs  # a scalar document (no workflow is one): edge cases differ, ruamel decides
+                if style in ("|", ">") and (not stack or not event.value
+                                            or _BLANK_LINE.search(text, event.start_mark.index, event.end_mark.index + 1)):
+                    # block scalars where the two are known to differ: one at the root (`|\n#`), an empty
+                    # one, one with a line of spaces only (ruamel refuses some that libyaml reads: "more
+                    # indented follow up line than first"); ruamel decides
+                    raise _Differs
                 if tag is None or tag == "!":
                     tag = _TAG + (resolve_plain(event.value) if style is None and event.implicit[0] else "str")
                 node = Node("scalar", tag, event.value, style, None, event.start_mark, event.end_mark)

@@ -169,6 +169,18 @@ class VSCode:
             self.drive("press", keys="Control+1")  # back to the editor, as a person clicks back into it
         return [t.replace("\n", " ") for t in self.drive("texts", selector=".markers-panel .monaco-list-row")]
 
+    def problems_of(self, name: str) -> list[str]:
+        """The problem rows under one file's heading in the Problems panel. The server checks every
+        document of the workspace (issue 17), so other files' problems are listed too: a heading row is
+        a file's name and count; a problem row carries the source and code, `grooph(CODE)`."""
+        rows, current = [], None
+        for row in self.problems():
+            if "grooph(" not in row:
+                current = row.split(" ")[0].strip()
+            elif current == name:
+                rows.append(row)
+        return rows
+
     def problem(self, code: str, timeout: float = 60) -> str:
         return until(lambda: next((row for row in self.problems() if code in row), None), timeout, f"{code} in the Problems panel")
 
@@ -409,7 +421,8 @@ def test_quick_fix_of_a_handoff_without_carrier(code: VSCode):
     titles = choose_quick_fix(code, line, column, "by session message", screenshot="vscode-quick-fix.png")
     assert any("by pull request" in t for t in titles), titles
     code.save("fix-shop.grooph-map.json")
-    until(lambda: not any(wanted in row for row in code.problems()), 30, f"{wanted} gone from the Problems panel")
+    until(lambda: not any(wanted in row for row in code.problems_of("fix-shop.grooph-map.json")), 30,
+          f"{wanted} gone from the Problems panel")
     saved = json.loads(path.read_text("utf-8"))
     assert saved["handoffs"][0]["carrier"]["kind"] == "session-message"
     checked = grooph("validate", str(path))
@@ -423,7 +436,8 @@ def test_quick_fix_of_a_dangling_edge(code: VSCode):
     code.problem(wanted)
     choose_quick_fix(code, line, column, "at node reviewer")
     code.save("fix-flow.grooph.json")
-    until(lambda: not any(wanted in row for row in code.problems()), 30, f"{wanted} gone from the Problems panel")
+    until(lambda: not any(wanted in row for row in code.problems_of("fix-flow.grooph.json")), 30,
+          f"{wanted} gone from the Problems panel")
     saved = json.loads(path.read_text("utf-8"))
     assert saved["edges"][0] == {"id": "e1", "from": "drafter", "to": "reviewer"}
     checked = grooph("validate", str(path))
@@ -523,5 +537,18 @@ def test_typing_a_graph_raises_no_error_and_ends_clean(code: VSCode):
     code.save("typed.grooph.json")
     assert json.loads(path.read_text("utf-8")) == json.loads(typed), "what was typed is not what was saved"
     time.sleep(1)
-    until(lambda: code.problems() == [], 30, "no problems left")
+    until(lambda: not any(r.startswith("typed.grooph.json") for r in code.problems()), 30,
+          "no problems left for typed.grooph.json")
+    assert code.error_popups() == []
+
+
+def test_a_problem_of_a_file_never_opened_is_shown(code: VSCode):
+    """Issue 17: the server checks every document of the workspace; a file written to disk and never
+    opened gets its problems in the Problems panel (followed through the file watcher)."""
+    put(code, "never-opened.grooph.json", DANGLING.read_text("utf-8"))
+    wanted, _, _ = problem_position(DANGLING)
+    until(lambda: any(wanted in row for row in code.problems_of("never-opened.grooph.json")), 60,
+          f"{wanted} of never-opened.grooph.json in the Problems panel")
+    tabs = code.drive("count", selector='.tabs-container .tab[aria-label^="never-opened.grooph.json"]')
+    assert tabs == 0, "the file was opened"
     assert code.error_popups() == []
