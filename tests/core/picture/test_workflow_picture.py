@@ -126,3 +126,24 @@ def test_a_workflow_that_serde_refuses_is_not_drawn():
     assert "board workflow" in e.value.message and "initial" in e.value.message
     with pytest.raises(PictureError):
         render_svg(EXAMPLE, "workflow", layout="wide")
+
+
+def test_grooph_image_draws_a_workflow_and_refuses_a_broken_one_and_a_board(capsys, tmp_path):
+    from grooph_core.cli import main
+
+    good = FIXTURES / "workflow" / "valid" / "spec-example.workflow.yaml"
+    assert main(["image", str(good), "--theme", "light"]) == 0
+    assert 'data-status="review"' in capsys.readouterr().out
+    out = tmp_path / "wf.png"
+    assert main(["image", str(good), "--out", str(out)]) == 0 and out.read_bytes()[:4] == b"\x89PNG"
+    capsys.readouterr()
+    bad = tmp_path / "bad.workflow.yaml"
+    bad.write_text("statuses: [\n", "utf-8")
+    assert main(["image", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert "not a workflow grooph can draw" in err and "E_SYNTAX" in err
+    assert main(["image", str(good), "--layout", "wide"]) == 1
+    assert "a workflow has one picture" in capsys.readouterr().err
+    board = FIXTURES / "board" / "valid" / "checkout.board.json"
+    assert main(["image", str(board)]) == 1
+    assert "a neighbouring format" in capsys.readouterr().err
