@@ -15,7 +15,7 @@ import sys
 from grooph_core.cli.args import UsageError, parse_args
 from grooph_core.load import NoSuchFile, read_document
 
-SYNOPSIS = ("grooph image <graph | operation map | workflow> [--out <file.svg | file.png>] [--theme light | dark | auto] "
+SYNOPSIS = ("grooph image <graph | operation map> [--out <file.svg | file.png>] [--theme light | dark | auto] "
             "[--scale <n>] [--open <group> | all]... [--layout phone | wide] [--view picture | sequence]")
 SUMMARY = "draw a graph, an operation map or a board workflow as SVG or PNG"
 HELP = """
