@@ -171,8 +171,34 @@ def fix_all(analysis: Analysis, *, export: bool = False) -> QuickFix | None:
     return QuickFix(title, "safe", tuple(change_edits(analysis, new_doc)), None)
 
 
+def _workflow_preview(analysis, view: str | None, theme: str) -> str | Refused:
+    """A board workflow's picture; refused while its text is not YAML or fails E_WF_SCHEMA."""
+    if analysis.kind != "workflow":
+        return Refused(f"Cannot draw the picture: {analysis.neighbour.title} has no picture.")
+    if view is not None:
+        return Refused("Cannot draw the picture: a workflow has one picture, without a view.")
+    blocking = [i for i in analysis.issues if i.code in ("E_SYNTAX", "E_WF_SCHEMA", "E_DOC_LIMIT")]
+    if blocking or analysis.value is None:
+        where = ""
+        if blocking:
+            line, col = analysis.line_index.position(analysis.span(blocking[0])[0])
+            where = f" (line {line + 1}, column {col + 1}: {blocking[0].code} {blocking[0].message})"
+        more = f" and {len(blocking) - 1} more" if len(blocking) > 1 else ""
+        return Refused(f"Cannot draw the picture: the text is not a workflow grooph can read yet{where}{more}.")
+    from grooph_core.picture import PictureError, render_svg
+
+    try:
+        return render_svg(analysis.value, "workflow", theme=theme)
+    except PictureError as e:
+        return Refused(f"Cannot draw the picture: {e}")
+
+
 def preview_svg(analysis: Analysis, *, view: str | None = None, theme: str = "light") -> str | Refused:
     """The picture of the document as the editor holds it, or which fault keeps it from being drawn."""
+    from grooph_core.neighbours import NeighbourAnalysis
+
+    if isinstance(analysis, NeighbourAnalysis):
+        return _workflow_preview(analysis, view, theme)
     limit = analysis.over_limit
     if limit is not None:
         return Refused(f"Cannot draw the picture: {limit.message}.")

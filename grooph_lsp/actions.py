@@ -199,6 +199,8 @@ def register(server: "GroophServer") -> None:
         if not isinstance(uri, str):
             raise _refuse("grooph.preview needs the document's URI as its first argument: [uri, view?, theme?].")
         doc = ls.served(uri)
+        if doc is None and (found := ls.store.get(uri)) is not None and getattr(found.neighbour, "name", "") == "workflow":
+            doc = found  # issue 15 point 6: a board workflow has a picture too
         if doc is None:
             raise _refuse(f"{uri} is not an open grooph document.")
         if theme not in (None, "light", "dark", "auto"):

@@ -129,9 +129,12 @@ def neighbour_refusal(name: str, argv: list[str]) -> str | None:
 
     for arg in argv:
         kind = None if arg.startswith("-") else neighbour_from_name(arg)
+        if kind is not None and name == "image" and kind.name == "workflow":
+            continue  # issue 15 point 6: a workflow has a picture
         if kind is not None:
             return (f"grooph: {arg} is {kind.title} ({', '.join('*' + s for s in kind.suffixes)}), a neighbouring "
-                    f"format; {name} works on grooph graphs and operation maps only, so nothing was done. "
+                    f"format; {name} works on grooph graphs and operation maps"
+                    f"{' (and board workflows)' if name == 'image' else ''} only, so nothing was done. "
                     f"`grooph validate {arg}` checks it.")
     return None
 

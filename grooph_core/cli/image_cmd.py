@@ -17,10 +17,11 @@ from grooph_core.load import NoSuchFile, read_document
 
 SYNOPSIS = ("grooph image <graph | operation map> [--out <file.svg | file.png>] [--theme light | dark | auto] "
             "[--scale <n>] [--open <group> | all]... [--layout phone | wide] [--view picture | sequence]")
-SUMMARY = "draw a graph or an operation map as SVG or PNG"
+SUMMARY = "draw a graph, an operation map or a board workflow as SVG or PNG"
 HELP = """
 Draws the picture of a graph (a card per node, loops in the margin) or of an operation map (its phone
-picture, its lanes side by side, or its sequence). Without --out the SVG goes to stdout.
+picture, its lanes side by side, or its sequence) or of a board workflow (*.workflow.yaml: its statuses
+as cards, its transitions as arrows, its run machine in a panel of its own). Without --out the SVG goes to stdout.
 
 Flags:
   --out <file.svg|file.png>   write the picture to a file; a .png is rasterised (cairosvg)
@@ -71,6 +72,72 @@ def _fail(reason: str) -> int:
     return 1
 
 
+def _write(out, fmt: str, svg: str, scale: float, again: list[str]) -> int:
+    """Write the SVG (or its PNG) to `out`, or the SVG to stdout."""
+    from grooph_core.picture import PictureError, render_png
+
+    if out is None:
+        sys.stdout.write(svg)
+        return 0
+    if fmt == "svg":
+        from grooph_core.cli.files import write_text
+
+        write_text(str(out), svg)
+        sys.stdout.write(f"wrote {out}\n")
+        return 0
+    try:
+        data = render_png(svg, scale)
+    except PictureError as e:
+        reason = e.message.removeprefix("could not make a PNG: ")
+        sys.stderr.write(f"grooph: could not make a PNG: {reason}\n"
+                         f"The SVG can still be written: {' '.join(shlex.quote(a) for a in again)}\n")
+        return 1
+    parent = os.path.dirname(str(out))
+    if parent:
+        os.makedirs(parent, exist_ok=True)
+    with open(str(out), "wb") as f:
+        f.write(data)
+    sys.stdout.write(f"wrote {out}\n")
+    return 0
+
+
+def _workflow(file: str, flags: dict, repeated: dict, out, fmt: str, theme: str, scale: float) -> int:
+    """A board workflow (`*.workflow.yaml`): refused when it is not YAML or fails E_WF_SCHEMA, else drawn."""
+    for flag in ("layout", "view"):
+        if flag in flags:
+            return _fail(f"--{flag} is for operation maps; a workflow has one picture")
+    for flag in ("open", "events"):
+        if repeated[flag]:
+            return _fail(f"--{flag} is not for workflows")
+    from grooph_core.kinds import neighbour_from_name
+
+    try:
+        with open(file, encoding="utf-8") as f:
+            text = f.read()
+    except FileNotFoundError:
+        return _fail(f"no such file: {file}")
+    except (OSError, UnicodeDecodeError) as e:
+        return _fail(f"cannot read {file}: {e}")
+    from grooph_core.neighbours import analyze_neighbour
+
+    a = analyze_neighbour(text, neighbour_from_name(file), tolerant=False)
+    blocking = [i for i in a.issues if i.code in ("E_SYNTAX", "E_WF_SCHEMA", "E_DOC_LIMIT")]
+    if blocking or a.value is None:
+        sys.stderr.write(f"grooph: {file} is not a workflow grooph can draw\n")
+        for i in blocking:
+            (line, col) = a.line_index.position(a.span(i)[0])
+            sys.stderr.write(f"{file}:{line + 1}:{col + 1}: {i.code} {i.message}\n")
+        return 1
+    from grooph_core.picture import PictureError, render_svg
+
+    try:
+        svg = render_svg(a.value, "workflow", theme=theme)
+    except PictureError as e:
+        return _fail(f"{file}: {e.message}")
+    svg_out = os.path.splitext(str(out))[0] + ".svg" if out else ""
+    return _write(out, fmt, svg, scale, ["grooph", "image", file, "--out", svg_out, "--theme", theme])
+
+
 def run(argv: list[str]) -> int:
     from grooph_core.cli import usage_error
 
@@ -115,6 +182,11 @@ def run(argv: list[str]) -> int:
             return usage_error("image", f"--scale must be a number above 0 and at most {MAX_PNG_SCALE:g}, "
                                         f"not {flags['scale']}")
     # 4. the file
+    from grooph_core.kinds import neighbour_from_name
+
+    wf = neighbour_from_name(file)
+    if wf is not None and wf.name == "workflow":
+        return _workflow(file, flags, repeated, out, fmt, theme, scale)
     try:
         doc = read_document(file)
     except NoSuchFile:

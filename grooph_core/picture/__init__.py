@@ -1,4 +1,5 @@
-"""Pictures of grooph documents as SVG (spec/pictures.md): the graph picture, and a map's phone
+"""Pictures of grooph documents as SVG (spec/pictures.md): the graph picture, a board workflow's picture
+(workflow_picture.py), and a map's phone
 picture, its lanes side by side (`layout="wide"`) and its sequence (`view="sequence"`), in the
 `light`, `dark` or `auto` theme; and PNG from a `light`/`dark` picture.
 
@@ -34,8 +35,10 @@ class PictureError(Exception):
 
 
 def _check_options(kind: str, theme: str, layout: str | None, view: str | None, width: float | None) -> None:
-    if kind not in ("graph", "map"):
-        raise PictureError(f'unknown document kind "{kind}": pictures are drawn of a "graph" or a "map"')
+    if kind not in ("graph", "map", "workflow"):
+        raise PictureError(f'unknown document kind "{kind}": pictures are drawn of a "graph", a "map" or a "workflow"')
+    if kind == "workflow" and (layout, view) != (None, None):
+        raise PictureError("a workflow has one picture: it takes no layout and no view")
     if theme not in THEMES:
         raise PictureError(f'unknown theme "{theme}": use light, dark or auto')
     if layout not in (None,) + LAYOUTS:
@@ -57,12 +60,17 @@ def _check_options(kind: str, theme: str, layout: str | None, view: str | None, 
 
 def _structural_faults(value: object, kind: str) -> None:
     """Refuse a document that does not have the shape of its kind (graph.md §4, map.md §5)."""
-    what = "an operation map" if kind == "map" else "a graph document"
+    what = {"map": "an operation map", "workflow": "a board workflow"}.get(kind, "a graph document")
     if not isinstance(value, dict):
         raise PictureError(f"cannot draw it: the document is not a JSON object, so it is not {what}")
     from grooph_core.schema_check import schema_issues  # lazy: the picture package loads without it
 
-    issues = schema_issues(value, kind)
+    if kind == "workflow":
+        from grooph_core.rules.workflow import structure_issues
+
+        issues = structure_issues(value)
+    else:
+        issues = schema_issues(value, kind)
     if issues:
         more = f" (and {len(issues) - 1} more structural issue{'s' if len(issues) > 2 else ''})" if len(issues) > 1 else ""
         raise PictureError(f"cannot draw it: it is not {what} grooph can read: {issues[0].message}{more}", issues)
@@ -92,6 +100,10 @@ def render_svg(value: dict, kind: str, *, theme: str = "light", layout: str | No
             have = f"its subgroophs are: {', '.join(known)}" if known else "it has no subgrooph"
             raise PictureError(f'"{unknown[0]}" is not a subgrooph of this graph; {have}')
     th = Theme(theme)
+    if kind == "workflow":
+        from grooph_core.picture.workflow_picture import render_workflow
+
+        return render_workflow(value, th)
     if kind == "graph":
         from grooph_core.picture.graph_picture import render_graph
 

@@ -135,9 +135,11 @@ def test_missing_neighbour_file_keeps_its_kind(capsys, tmp_path):
 @pytest.mark.parametrize("command", [["fmt"], ["apply", "ops.json"], ["image"], ["shape"]])
 @pytest.mark.parametrize("target", [EXAMPLE, BOARD, EPISODES], ids=lambda p: p.name)
 def test_other_commands_refuse_the_kinds_by_name(capsys, command, target):
+    if command == ["image"] and target == EXAMPLE:
+        pytest.skip("a workflow has a picture (issue 15 point 6): tests/core/picture/test_workflow_picture.py")
     before = target.read_bytes()
     rc, out, err = run(capsys, command[0], target, *command[1:])
     assert rc == 1 and out == ""
-    assert err.startswith(f"grooph: {target} is ") and f"{command[0]} works on grooph graphs and operation maps only" in err
+    assert err.startswith(f"grooph: {target} is ") and f"{command[0]} works on grooph graphs and operation maps" in err and "only, so nothing was done" in err
     assert f"grooph validate {target}" in err
     assert target.read_bytes() == before
