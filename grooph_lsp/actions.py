@@ -16,6 +16,7 @@ from lsprotocol import types as lsp
 
 from grooph_core import actions as core
 from grooph_core.analysis import pointer_span
+from grooph_core.neighbour_repairs import neighbour_fixes
 from grooph_core.ops.repairs import Stopped
 from grooph_core.refactor import Refused
 from grooph_core.source import parse
@@ -98,7 +99,7 @@ def register(server: "GroophServer") -> None:
         request worker so the event loop keeps answering."""
         doc = ls.served(params.text_document.uri)
         if doc is None:
-            return None
+            return await _neighbour_actions(ls, params)
         result = await ls.scheduler.result(doc)
         analysis, version = result.analysis, result.snapshot.version
         only = params.context.only
@@ -258,6 +259,30 @@ def register(server: "GroophServer") -> None:
         rng = to_lsp_range(doc.lines, (s, e), ls.encoding)
         ls.window_show_document(lsp.ShowDocumentParams(uri=uri, take_focus=True, selection=rng))
         return True
+
+
+async def _neighbour_actions(ls: "GroophServer", params: lsp.CodeActionParams) -> list[lsp.CodeAction] | None:
+    """Quick fixes of a workflow, board or episode record (`grooph_core.neighbour_repairs`), edits included."""
+    doc = ls.store.get(params.text_document.uri)
+    if doc is None or not doc.served() or doc.neighbour is None:
+        return None
+    only = params.context.only
+    if only is not None and not any(_kind_matches(lsp.CodeActionKind.QuickFix, k) for k in only):
+        return []
+    result = await ls.scheduler.result(doc)
+    analysis, version = result.analysis, result.snapshot.version
+    if analysis is None:
+        return []
+    chosen, diag_by_index = _chosen_issues(analysis, params, ls.encoding)
+    index_of = {id(issue): n for n, issue in enumerate(analysis.issues)}
+    fixes = await ls.off_loop(lambda: neighbour_fixes(analysis, chosen)) if chosen else []
+    out = []
+    for fix in fixes:
+        diag = diag_by_index.get(index_of.get(id(fix.issue)))
+        out.append(lsp.CodeAction(title=fix.title, kind=lsp.CodeActionKind.QuickFix,
+                                  diagnostics=[diag] if diag is not None else None, is_preferred=fix.preferred or None,
+                                  edit=_workspace_edit(ls, doc.uri, version, analysis.line_index, fix.edits)))
+    return out
 
 
 def _overlaps(span: tuple[int, int], start: int, end: int) -> bool:

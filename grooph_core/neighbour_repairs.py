@@ -1,0 +1,137 @@
+"""Quick fixes for the neighbouring documents (workflow, board, episode record): minimal text edits.
+
+Two repairs (issue 15 point 5):
+- a did-you-mean (the rule's message ends "did you mean X?"): the wrong name's own characters become X;
+- "Add status X" for E_WF_UNKNOWN_STATUS / E_WF_UNKNOWN_SOURCE_STATUS: `X: {}` as a new entry of
+  `statuses`, with the indentation its other entries use, after the last one.
+Every edit is checked (graph.md §8.2 spirit): applied and re-analysed, the issue is gone and no new error
+appears; otherwise it is not offered. Everything else in the text stays byte-identical.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from grooph_core.issues import Issue
+from grooph_core.neighbours import NeighbourAnalysis, analyze_neighbour
+from grooph_core.text_edits import TextEdit, apply_edits
+
+_SUGGESTION = re.compile(r"did you mean (.+?)\?")
+ADD_STATUS_CODES = ("E_WF_UNKNOWN_STATUS", "E_WF_UNKNOWN_SOURCE_STATUS")
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*\Z")
+
+
+@dataclass(frozen=True)
+class NeighbourFix:
+    """One checked quick fix: its issue, its title and its edits (offsets into the analysed text)."""
+
+    issue: Issue
+    title: str
+    edits: tuple[TextEdit, ...]
+    preferred: bool = False
+
+
+class Refused(Exception):
+    """A repair that cannot be made on this text; the message says why."""
+
+
+def suggestion_of(issue: Issue) -> str | None:
+    """The one did-you-mean name of the issue's message, or None (none, or several names)."""
+    if isinstance(issue.data.get("suggestion"), str):
+        return issue.data["suggestion"]
+    found = _SUGGESTION.findall(issue.message)
+    return found[0] if len(found) == 1 else None
+
+
+def rename_edit(analysis: NeighbourAnalysis, issue: Issue, new: str) -> TextEdit:
+    """Replace the wrong name's own characters (inside the issue's span; quotes and the rest kept)."""
+    start, end = analysis.span(issue)
+    piece = analysis.text[start:end]
+    old = issue.data.get("name")
+    if not isinstance(old, str) or not old:
+        old = piece.strip("\"'")
+    at = piece.find(old)
+    if at < 0:
+        raise Refused(f"the text at the issue does not spell {old!r}")
+    if not piece.startswith(("'", '"')) and not _PLAIN_NAME.match(new):
+        raise Refused(f"{new!r} needs quotes in this place")
+    return TextEdit(start + at, start + at + len(old), new)
+
+
+def add_status_edit(analysis: NeighbourAnalysis, name: str) -> TextEdit:
+    """`name: {}` as the last entry of the workflow's `statuses` mapping, indented as its entries are."""
+    if not _PLAIN_NAME.match(name):
+        raise Refused(f"the status name {name!r} would need quoting")
+    smap = analysis.parsed.source_map
+    text = analysis.text
+    span = smap.value_span("/statuses")
+    if span is None:
+        raise Refused("the workflow has no statuses mapping to add to")
+    s, e = span
+    body = text[s:e]
+    if body.startswith("{"):  # flow style: `statuses: {a: {}, b: {}}`
+        close = e - 1
+        if text[close] != "}":
+            raise Refused("the statuses mapping is not closed")
+        inside = text[s + 1:close]
+        sep = ", " if inside.strip() else ""
+        trail = len(inside) - len(inside.rstrip())
+        return TextEdit(close - trail, close - trail, f"{sep}{name}: {{}}")
+    if body.startswith("["):
+        raise Refused("statuses is a list, not a mapping")
+    node = smap._node("/statuses")
+    if node is None or not node.is_obj or not node.kspans:
+        raise Refused("the statuses mapping has no entry to take the indentation from")
+    first = node.kspans[-1][0]
+    line_start = text.rfind("\n", 0, first) + 1
+    indent = text[line_start:first]
+    if indent.strip():
+        raise Refused("the last status entry does not start its own line")
+    last_end = max(end for _, end in node.vspans + node.kspans)
+    line_end = text.find("\n", last_end)
+    newline = "\r\n" if line_end > 0 and text[line_end - 1] == "\r" else "\n"
+    if line_end < 0:
+        return TextEdit(len(text), len(text), f"{newline}{indent}{name}: {{}}{newline}")
+    return TextEdit(line_end + 1, line_end + 1, f"{indent}{name}: {{}}{newline}")
+
+
+def _key(i: Issue) -> tuple:
+    return (i.code, i.at, i.message)
+
+
+def checked(analysis: NeighbourAnalysis, issue: Issue, edits: tuple[TextEdit, ...]) -> bool:
+    """Applying the edits and re-analysing removes the issue (same code, same place) and adds no error."""
+    after = analyze_neighbour(apply_edits(analysis.text, list(edits)), analysis.neighbour)
+    if any(i.code == issue.code and i.at == issue.at for i in after.issues):
+        return False
+    before = {_key(i) for i in analysis.issues if i.severity == "error"}
+    return all(_key(i) in before for i in after.issues if i.severity == "error")
+
+
+def candidates(analysis: NeighbourAnalysis, issue: Issue) -> list[NeighbourFix]:
+    """The unchecked repairs of one issue (refused ones left out)."""
+    out = []
+    hint = suggestion_of(issue)
+    if hint is not None:
+        try:
+            out.append(NeighbourFix(issue, f"Change to {hint}", (rename_edit(analysis, issue, hint),), True))
+        except Refused:
+            pass
+    if issue.code in ADD_STATUS_CODES and analysis.kind == "workflow":
+        name = issue.data.get("name")
+        if isinstance(name, str) and name:
+            try:
+                out.append(NeighbourFix(issue, f"Add status {name}", (add_status_edit(analysis, name),)))
+            except Refused:
+                pass
+    return out
+
+
+def neighbour_fixes(analysis: NeighbourAnalysis, issues) -> list[NeighbourFix]:
+    """The checked quick fixes of the given issues, in their order."""
+    return [f for issue in issues for f in candidates(analysis, issue) if checked(analysis, issue, f.edits)]
+
+
+__all__ = ["NeighbourFix", "Refused", "suggestion_of", "rename_edit", "add_status_edit", "checked",
+           "candidates", "neighbour_fixes", "ADD_STATUS_CODES"]
