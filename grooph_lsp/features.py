@@ -16,6 +16,7 @@ from grooph_core import completion as core_completion
 from grooph_core import hover as core_hover
 from grooph_core.formatting import format_edits
 from grooph_core.navigation import Symbol, document_symbols
+from grooph_core.neighbour_hover import neighbour_hover_at
 from grooph_core.neighbour_outline import neighbour_symbols
 from grooph_core import refactor
 from grooph_core.refactor import Refused
@@ -252,8 +253,13 @@ def register(server: "GroophServer") -> None:
     async def hover(ls: "GroophServer", params: lsp.HoverParams) -> lsp.Hover | None:
         doc, analysis, offset = await _doc_and_offset(ls, params.text_document.uri, params.position)
         if doc is None:
-            return None
-        result = core_hover.hover_at(analysis, offset)
+            analysis = await _neighbour_analysis(ls, params.text_document.uri)
+            if analysis is None:
+                return None
+            offset = to_offset(analysis.line_index, params.position, ls.encoding)
+            result = await ls.off_loop(neighbour_hover_at, analysis, offset)
+        else:
+            result = core_hover.hover_at(analysis, offset)
         if result is None:
             return None
         return lsp.Hover(

@@ -88,3 +88,36 @@ def test_unreadable_or_odd_shapes_give_what_can_be_read():
     board = neighbour_symbols({"tasks": {"x": {"lane": "todo"}, "y": {}, "z": {"lane": "weird"}}}, "board")
     assert [(g.name, [c.name for c in g.children]) for g in board] == [("todo", ["x"]), ("(no lane)", ["y"]),
                                                                        ("weird", ["z"])]
+
+
+# Hover (issue 15 point 5)
+
+from grooph_core.neighbour_hover import neighbour_hover_at  # noqa: E402
+
+
+def _hover(text: str, kind: str, offset: int):
+    a = analyze_neighbour(text, NEIGHBOUR_KINDS[kind])
+    h = neighbour_hover_at(a, offset)
+    return h and (h.markdown, text[h.span[0]:h.span[1]])
+
+
+def test_hover_on_a_key_gives_the_model_field():
+    md, word = _hover(WORKFLOW, "workflow", WORKFLOW.index("scope") + 1)
+    assert word == "scope" and md.startswith("**scope** — Where one count is kept")
+    assert "*required*" in md and "Allowed: `global`, `board`, `machine`, `profile`" in md
+    md, word = _hover(BOARD, "board", BOARD.index('"lane"') + 2)
+    assert word == '"lane"' and "Where it stands." in md and "`running`" in md
+    md, word = _hover(EPISODES, "episodes", EPISODES.index('"note"') + 2)
+    assert word == '"note"' and md.startswith("**note** — Why it stands where it does")
+
+
+def test_hover_on_a_name_says_what_and_where():
+    md, word = _hover(WORKFLOW, "workflow", WORKFLOW.index("target: review") + 10)
+    line = WORKFLOW[:WORKFLOW.index("  review:")].count("\n") + 1
+    assert (md, word) == (f"**status** `review` — defined on line {line}", "review")
+    md, word = _hover(WORKFLOW, "workflow", WORKFLOW.index("  review:") + 3)
+    assert word == "review" and md.startswith("**status** `review` — this definition") and "Every status, by name." in md
+    md, _ = _hover(RUN_ROLES, "workflow", RUN_ROLES.index("implementor") + 2)
+    assert "not defined in this document" in md
+    assert _hover(WORKFLOW, "workflow", WORKFLOW.index("Build")) is None  # a free text: nothing to say
+    assert neighbour_hover_at(analyze_neighbour("{", NEIGHBOUR_KINDS["board"]), 0) is None

@@ -59,3 +59,20 @@ async def test_board_and_episodes_outline(client, tmp_path):
     groups = await _symbols(client, uri)
     assert [(g.name, [c.name for c in g.children]) for g in groups] == [("current", ["s-0002"]), ("open", ["s-0001"])]
     assert _text(EPISODES, groups[0].children[0].selection_range) == '"s-0002"'
+
+
+def _pos(text: str, offset: int) -> lsp.Position:
+    line = text.count("\n", 0, offset)
+    return lsp.Position(line=line, character=offset - (text.rfind("\n", 0, offset) + 1))
+
+
+async def test_hover_on_key_and_name(client, tmp_path):
+    uri = (tmp_path / "review.workflow.yaml").as_uri()
+    open_text(client, uri, WORKFLOW, language_id="yaml")
+    await diagnostics_for(client, uri)
+    doc = lsp.TextDocumentIdentifier(uri=uri)
+    h = await client.text_document_hover_async(lsp.HoverParams(text_document=doc, position=_pos(WORKFLOW, WORKFLOW.index("scope") + 1)))
+    assert "Where one count is kept" in h.contents.value and _text(WORKFLOW, h.range) == "scope"
+    h = await client.text_document_hover_async(lsp.HoverParams(
+        text_document=doc, position=_pos(WORKFLOW, WORKFLOW.index("target: review") + 10)))
+    assert h.contents.value.startswith("**status** `review` — defined on line") and _text(WORKFLOW, h.range) == "review"
