@@ -16,6 +16,7 @@ from grooph_core import completion as core_completion
 from grooph_core import hover as core_hover
 from grooph_core.formatting import format_edits
 from grooph_core.navigation import Symbol, document_symbols
+from grooph_core.neighbour_completion import neighbour_complete_at
 from grooph_core.neighbour_hover import neighbour_hover_at
 from grooph_core.neighbour_outline import neighbour_symbols
 from grooph_core import refactor
@@ -271,12 +272,18 @@ def register(server: "GroophServer") -> None:
     async def completion(ls: "GroophServer", params: lsp.CompletionParams) -> lsp.CompletionList | None:
         doc, analysis, offset = await _doc_and_offset(ls, params.text_document.uri, params.position)
         if doc is None:
-            return None
+            analysis = await _neighbour_analysis(ls, params.text_document.uri)
+            if analysis is None:
+                return None
+            offset = to_offset(analysis.line_index, params.position, ls.encoding)
+            found = await ls.off_loop(neighbour_complete_at, analysis, offset)
+        else:
+            found = core_completion.complete_at(analysis, offset)
         lines = analysis.line_index
         items = []
         formats = _completion_formats(ls)
         snippets = _snippet_support(ls)
-        for n, c in enumerate(core_completion.complete_at(analysis, offset)):
+        for n, c in enumerate(found):
             items.append(lsp.CompletionItem(
                 label=c.label,
                 kind=_COMPLETION_KINDS.get(c.kind, lsp.CompletionItemKind.Value),

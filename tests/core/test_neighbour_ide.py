@@ -121,3 +121,26 @@ def test_hover_on_a_name_says_what_and_where():
     assert "not defined in this document" in md
     assert _hover(WORKFLOW, "workflow", WORKFLOW.index("Build")) is None  # a free text: nothing to say
     assert neighbour_hover_at(analyze_neighbour("{", NEIGHBOUR_KINDS["board"]), 0) is None
+
+
+# Completion (issue 15 point 5; board only so far)
+
+from grooph_core.model.board import LANES  # noqa: E402
+from grooph_core.neighbour_completion import neighbour_complete_at  # noqa: E402
+
+
+def test_board_completion_offers_lane_words_and_missing_task_keys():
+    at = BOARD.index('"lane": "done"') + len('"lane": "')
+    text = BOARD[:at] + BOARD[at + len("done"):]
+    a = analyze_neighbour(text, NEIGHBOUR_KINDS["board"])
+    assert [c.label for c in neighbour_complete_at(a, at)] == list(LANES)
+    at = BOARD.index('"title"')
+    text = BOARD[:at] + '"",\n      ' + BOARD[at:]
+    labels = [c.label for c in neighbour_complete_at(analyze_neighbour(text, NEIGHBOUR_KINDS["board"]), at + 1)]
+    task = json.loads(BOARD)["tasks"]["t-1"]
+    assert "body" in labels and "tenant" in labels and not set(labels) & set(task)
+
+
+def test_kinds_not_completed_yet_answer_nothing():
+    a = analyze_neighbour(WORKFLOW, NEIGHBOUR_KINDS["workflow"])
+    assert neighbour_complete_at(a, WORKFLOW.index("target")) == []

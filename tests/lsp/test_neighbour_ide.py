@@ -76,3 +76,17 @@ async def test_hover_on_key_and_name(client, tmp_path):
     h = await client.text_document_hover_async(lsp.HoverParams(
         text_document=doc, position=_pos(WORKFLOW, WORKFLOW.index("target: review") + 10)))
     assert h.contents.value.startswith("**status** `review` — defined on line") and _text(WORKFLOW, h.range) == "review"
+
+
+async def test_board_completion_of_lane(client, tmp_path):
+    at = BOARD.index('"lane": "done"') + len('"lane": "')
+    text = BOARD[:at] + BOARD[at + len("done"):]
+    uri = (tmp_path / "checkout.board.json").as_uri()
+    open_text(client, uri, text)
+    await diagnostics_for(client, uri)
+    result = await client.text_document_completion_async(lsp.CompletionParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri), position=_pos(text, at)))
+    labels = [i.label for i in result.items]
+    assert "running" in labels and "archived" in labels
+    running = next(i for i in result.items if i.label == "running")
+    assert running.kind == lsp.CompletionItemKind.EnumMember and running.text_edit.new_text.strip('"') == "running"
