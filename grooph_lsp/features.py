@@ -138,6 +138,18 @@ async def _neighbour_analysis(ls: "GroophServer", uri: str):
     return (await ls.scheduler.result(doc)).analysis
 
 
+async def _any_doc_and_offset(ls: "GroophServer", uri: str, pos: lsp.Position):
+    """(analysis, offset, is a neighbour) of a graph/map or a neighbouring document; (None, None, False)
+    for any other document."""
+    doc, analysis, offset = await _doc_and_offset(ls, uri, pos)
+    if doc is not None:
+        return analysis, offset, False
+    analysis = await _neighbour_analysis(ls, uri)
+    if analysis is None:
+        return None, None, False
+    return analysis, to_offset(analysis.line_index, pos, ls.encoding), True
+
+
 def _symbol(ls: "GroophServer", analysis, sym: Symbol) -> lsp.DocumentSymbol:
     lines = analysis.line_index
     full = (analysis.extent(sym.pointer) if sym.pointer else None) or (0, len(analysis.text))
@@ -252,15 +264,10 @@ def register(server: "GroophServer") -> None:
 
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
     async def hover(ls: "GroophServer", params: lsp.HoverParams) -> lsp.Hover | None:
-        doc, analysis, offset = await _doc_and_offset(ls, params.text_document.uri, params.position)
-        if doc is None:
-            analysis = await _neighbour_analysis(ls, params.text_document.uri)
-            if analysis is None:
-                return None
-            offset = to_offset(analysis.line_index, params.position, ls.encoding)
-            result = await ls.off_loop(neighbour_hover_at, analysis, offset)
-        else:
-            result = core_hover.hover_at(analysis, offset)
+        analysis, offset, neighbour = await _any_doc_and_offset(ls, params.text_document.uri, params.position)
+        if analysis is None:
+            return None
+        result = await ls.off_loop(neighbour_hover_at, analysis, offset) if neighbour else core_hover.hover_at(analysis, offset)
         if result is None:
             return None
         return lsp.Hover(
@@ -270,15 +277,11 @@ def register(server: "GroophServer") -> None:
 
     @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=['"', ":"]))
     async def completion(ls: "GroophServer", params: lsp.CompletionParams) -> lsp.CompletionList | None:
-        doc, analysis, offset = await _doc_and_offset(ls, params.text_document.uri, params.position)
-        if doc is None:
-            analysis = await _neighbour_analysis(ls, params.text_document.uri)
-            if analysis is None:
-                return None
-            offset = to_offset(analysis.line_index, params.position, ls.encoding)
-            found = await ls.off_loop(neighbour_complete_at, analysis, offset)
-        else:
-            found = core_completion.complete_at(analysis, offset)
+        analysis, offset, neighbour = await _any_doc_and_offset(ls, params.text_document.uri, params.position)
+        if analysis is None:
+            return None
+        found = (await ls.off_loop(neighbour_complete_at, analysis, offset) if neighbour
+                 else core_completion.complete_at(analysis, offset))
         lines = analysis.line_index
         items = []
         formats = _completion_formats(ls)
