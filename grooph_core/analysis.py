@@ -95,14 +95,18 @@ class Analysis:
         return next((p for p in self.parsed.problems if p.code == "E_DOC_LIMIT"), None)
 
     def extent(self, pointer: str) -> tuple[int, int] | None:
-        """The whole member at a pointer, from its key (when it has one) to the end of its value:
-        what an outline entry or a fold covers."""
-        sm = self.parsed.source_map
-        vs = sm.value_span(pointer)
-        if vs is None:
-            return None
-        ks = sm.key_span(pointer) if pointer else None
-        return (ks[0] if ks else vs[0], vs[1])
+        return member_extent(self.parsed, pointer)
+
+
+def member_extent(parsed: ParsedText, pointer: str) -> tuple[int, int] | None:
+    """The whole member at a pointer, from its key (when it has one) to the end of its value:
+    what an outline entry or a fold covers."""
+    sm = parsed.source_map
+    vs = sm.value_span(pointer)
+    if vs is None:
+        return None
+    ks = sm.key_span(pointer) if pointer else None
+    return (ks[0] if ks else vs[0], vs[1])
 
 
 def pointer_span(parsed: ParsedText, pointer: str, *, key: bool = False) -> tuple[int, int]:

@@ -60,7 +60,8 @@ def related_occurrences(occs: list[Occurrence], occ: Occurrence) -> list[Occurre
 
 @dataclass(frozen=True)
 class Symbol:
-    """An entry of the document outline: `pointer` is the object, `id_pointer` its id (selection)."""
+    """An entry of the document outline: `pointer` is the object, `id_pointer` its id (selection);
+    `on_key`: the selection is the key at `id_pointer` (an entry named by its mapping key)."""
 
     name: str
     detail: str
@@ -68,6 +69,7 @@ class Symbol:
     pointer: str
     id_pointer: str | None
     children: tuple["Symbol", ...] = ()
+    on_key: bool = False
 
 
 def _sym(item: dict, pointer: str, kind: str, detail: str, children=()) -> Symbol:

@@ -23,6 +23,7 @@ import importlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from grooph_core.analysis import member_extent
 from grooph_core.issues import Issue, make
 from grooph_core.kinds import NeighbourKind
 from grooph_core.line_index import LineIndex, index_in
@@ -60,6 +61,9 @@ class NeighbourAnalysis:
 
     def pointer_span(self, pointer: str, *, key: bool = False) -> tuple[int, int]:
         return pointer_span(self.parsed, pointer, key=key)
+
+    def extent(self, pointer: str) -> tuple[int, int] | None:
+        return member_extent(self.parsed, pointer)
 
     def lsp_range(self, issue: Issue) -> dict:
         """The issue's range as the JSON report gives it (0-based lines, UTF-16 characters)."""

@@ -16,6 +16,9 @@ from grooph_core import completion as core_completion
 from grooph_core import hover as core_hover
 from grooph_core.formatting import format_edits
 from grooph_core.navigation import Symbol, document_symbols
+from grooph_core.neighbour_completion import neighbour_complete_at
+from grooph_core.neighbour_hover import neighbour_hover_at
+from grooph_core.neighbour_outline import neighbour_symbols
 from grooph_core import refactor
 from grooph_core.refactor import Refused
 from grooph_core.semantics import neighbour_names
@@ -35,6 +38,9 @@ SYMBOL_KINDS = {
     "policy": lsp.SymbolKind.Interface, "group": lsp.SymbolKind.Namespace, "note": lsp.SymbolKind.String,
     "lane": lsp.SymbolKind.Namespace, "session": lsp.SymbolKind.Class, "person": lsp.SymbolKind.Object,
     "handoff": lsp.SymbolKind.Event,
+    "status": lsp.SymbolKind.EnumMember, "event": lsp.SymbolKind.Event, "role": lsp.SymbolKind.Property,
+    "run spec": lsp.SymbolKind.Function, "run state": lsp.SymbolKind.EnumMember, "cap": lsp.SymbolKind.Constant,
+    "task": lsp.SymbolKind.Class, "episode": lsp.SymbolKind.Object,
 }
 
 
@@ -124,10 +130,30 @@ async def _names_doc(ls: "GroophServer", uri: str, pos: lsp.Position):
     return doc, analysis, to_offset(analysis.line_index, pos, ls.encoding), neighbour_names
 
 
+async def _neighbour_analysis(ls: "GroophServer", uri: str):
+    """The analysis of a neighbouring document's current version (None for any other document)."""
+    doc = ls.store.get(uri)
+    if doc is None or doc.neighbour is None:
+        return None
+    return (await ls.scheduler.result(doc)).analysis
+
+
+async def _any_doc_and_offset(ls: "GroophServer", uri: str, pos: lsp.Position):
+    """(analysis, offset, is a neighbour) of a graph/map or a neighbouring document; (None, None, False)
+    for any other document."""
+    doc, analysis, offset = await _doc_and_offset(ls, uri, pos)
+    if doc is not None:
+        return analysis, offset, False
+    analysis = await _neighbour_analysis(ls, uri)
+    if analysis is None:
+        return None, None, False
+    return analysis, to_offset(analysis.line_index, pos, ls.encoding), True
+
+
 def _symbol(ls: "GroophServer", analysis, sym: Symbol) -> lsp.DocumentSymbol:
     lines = analysis.line_index
     full = (analysis.extent(sym.pointer) if sym.pointer else None) or (0, len(analysis.text))
-    sel = analysis.pointer_span(sym.id_pointer) if sym.id_pointer else full
+    sel = analysis.pointer_span(sym.id_pointer, key=sym.on_key) if sym.id_pointer else full
     if not (full[0] <= sel[0] and sel[1] <= full[1]):
         sel = full
     return lsp.DocumentSymbol(
@@ -221,7 +247,10 @@ def register(server: "GroophServer") -> None:
     async def symbols(ls: "GroophServer", params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol] | None:
         doc = ls.served(params.text_document.uri)
         if doc is None:
-            return None
+            analysis = await _neighbour_analysis(ls, params.text_document.uri)
+            if analysis is None:
+                return None
+            return await ls.off_loop(lambda: [_symbol(ls, analysis, s) for s in neighbour_symbols(analysis.value, analysis.kind)])
         analysis = await ls.analysed(doc)
         return await ls.off_loop(lambda: [_symbol(ls, analysis, s) for s in document_symbols(analysis.value, analysis.kind)])
 
@@ -235,10 +264,10 @@ def register(server: "GroophServer") -> None:
 
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
     async def hover(ls: "GroophServer", params: lsp.HoverParams) -> lsp.Hover | None:
-        doc, analysis, offset = await _doc_and_offset(ls, params.text_document.uri, params.position)
-        if doc is None:
+        analysis, offset, neighbour = await _any_doc_and_offset(ls, params.text_document.uri, params.position)
+        if analysis is None:
             return None
-        result = core_hover.hover_at(analysis, offset)
+        result = await ls.off_loop(neighbour_hover_at, analysis, offset) if neighbour else core_hover.hover_at(analysis, offset)
         if result is None:
             return None
         return lsp.Hover(
@@ -248,14 +277,16 @@ def register(server: "GroophServer") -> None:
 
     @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=['"', ":"]))
     async def completion(ls: "GroophServer", params: lsp.CompletionParams) -> lsp.CompletionList | None:
-        doc, analysis, offset = await _doc_and_offset(ls, params.text_document.uri, params.position)
-        if doc is None:
+        analysis, offset, neighbour = await _any_doc_and_offset(ls, params.text_document.uri, params.position)
+        if analysis is None:
             return None
+        found = (await ls.off_loop(neighbour_complete_at, analysis, offset) if neighbour
+                 else core_completion.complete_at(analysis, offset))
         lines = analysis.line_index
         items = []
         formats = _completion_formats(ls)
         snippets = _snippet_support(ls)
-        for n, c in enumerate(core_completion.complete_at(analysis, offset)):
+        for n, c in enumerate(found):
             items.append(lsp.CompletionItem(
                 label=c.label,
                 kind=_COMPLETION_KINDS.get(c.kind, lsp.CompletionItemKind.Value),
