@@ -58,7 +58,15 @@ def test_manifest_contributes_what_the_issue_lists():
     manifest = json.loads((EXTENSION / "package.json").read_text("utf-8"))
     contributes = manifest["contributes"]
     languages = {lang["id"]: lang["extensions"] for lang in contributes["languages"]}
-    assert languages == {"grooph": [".grooph.json"], "grooph-map": [".grooph-map.json"]}
+    # A workflow gets its own YAML language id by its double suffix only (issue 15 point 7), so other
+    # YAML files stay plain YAML; boards and episode records stay JSON, matched by pattern.
+    assert languages == {
+        "grooph": [".grooph.json"],
+        "grooph-map": [".grooph-map.json"],
+        "grooph-workflow": [".workflow.yaml"],
+    }
+    for suffix in ("workflow.yaml", "board.json", "episodes.json"):
+        assert f"workspaceContains:**/*.{suffix}" in manifest["activationEvents"], suffix
     settings = contributes["configuration"]["properties"]
     for key in ("grooph.server.command", "grooph.server.pythonPath", "grooph.complete", "grooph.debounceMs", "grooph.preview.theme"):
         assert key in settings, key

@@ -88,6 +88,10 @@ async function startClient(): Promise<void> {
         { scheme: "untitled", language },
       ]),
       { scheme: "file", pattern: "**/*.{grooph,grooph-map}.json" },
+      // The neighbouring kinds (issue 15): board workflows, boards and episode records.
+      { scheme: "file", language: "grooph-workflow" },
+      { scheme: "file", pattern: "**/*.workflow.yaml" },
+      { scheme: "file", pattern: "**/*.{board,episodes}.json" },
     ],
     synchronize: { configurationSection: "grooph" },
     initializationOptions: serverSettingsSection((key) => config.get(key)),

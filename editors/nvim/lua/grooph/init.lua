@@ -7,7 +7,7 @@
 
 local M = {}
 
-M.filetypes = { 'grooph', 'grooph-map' }
+M.filetypes = { 'grooph', 'grooph-map', 'grooph-workflow', 'grooph-board', 'grooph-episodes' }
 
 local defaults = {
   -- The language server command (program and arguments), e.g. { 'python3', '-m', 'grooph_lsp' }.
@@ -79,6 +79,15 @@ function M.filetype_of(path)
   if name:match('%.grooph%.json$') then
     return 'grooph'
   end
+  if name:match('%.workflow%.yaml$') then
+    return 'grooph-workflow'
+  end
+  if name:match('%.board%.json$') then
+    return 'grooph-board'
+  end
+  if name:match('%.episodes%.json$') then
+    return 'grooph-episodes'
+  end
   return nil
 end
 
@@ -93,6 +102,9 @@ local function detect_filetypes()
         ['.*%.grooph%-map%.json'] = 'grooph-map',
         ['.*%.GROOPH%.JSON'] = 'grooph',
         ['.*%.GROOPH%-MAP%.JSON'] = 'grooph-map',
+        ['.*%.workflow%.yaml'] = 'grooph-workflow',
+        ['.*%.board%.json'] = 'grooph-board',
+        ['.*%.episodes%.json'] = 'grooph-episodes',
       },
     })
   end
@@ -100,7 +112,7 @@ local function detect_filetypes()
     -- filetype.vim says `json` for these; setting the option wins over its later :setfiletype.
     vim.api.nvim_create_autocmd({ 'BufNewFile', 'BufRead' }, {
       group = group,
-      pattern = { '*.grooph.json', '*.grooph-map.json' },
+      pattern = { '*.grooph.json', '*.grooph-map.json', '*.workflow.yaml', '*.board.json', '*.episodes.json' },
       callback = function(args)
         local ft = M.filetype_of(vim.api.nvim_buf_get_name(args.buf))
         if ft and vim.bo[args.buf].filetype ~= ft then
@@ -113,7 +125,8 @@ end
 
 local function setup_filetype_options()
   if vim.treesitter and vim.treesitter.language and vim.treesitter.language.register then
-    pcall(vim.treesitter.language.register, 'json', M.filetypes)
+    pcall(vim.treesitter.language.register, 'json', { 'grooph', 'grooph-map', 'grooph-board', 'grooph-episodes' })
+    pcall(vim.treesitter.language.register, 'yaml', { 'grooph-workflow' })
   end
   vim.api.nvim_create_autocmd('FileType', {
     group = group,
@@ -121,8 +134,9 @@ local function setup_filetype_options()
     callback = function(args)
       local bo = vim.bo[args.buf]
       -- A grooph document is JSON; the canonical form indents by two spaces.
+      -- A board workflow is YAML (issue 15).
       if bo.syntax == '' or bo.syntax == bo.filetype then
-        bo.syntax = 'json'
+        bo.syntax = bo.filetype == 'grooph-workflow' and 'yaml' or 'json'
       end
       bo.expandtab = true
       bo.shiftwidth = 2
