@@ -157,6 +157,13 @@ class Workspace:
         self._open_facts[doc.uri] = (key, facts)
         return facts
 
+    async def analysed(self) -> None:
+        """Wait, off the event loop, for the current analysis of every open document, so that the
+        facts read next (`overlay`) come from the scheduler's results and never block the loop."""
+        for doc in list(self.ls.store.docs.values()):
+            if doc.served():
+                await self.ls.analysed(doc)
+
     def overlay(self) -> dict[str, DocumentFacts]:
         """The open documents' facts by path: they win over the files' (issue 17: the editor wins)."""
         out: dict[str, DocumentFacts] = {}
@@ -347,12 +354,14 @@ class Workspace:
         checked again, open or not, so W_GRAPH_UNRESOLVED appears and clears without reopening."""
         flipped = []
         for p in paths:
-            answer = graph_answer_at(p, self.open_text)
+            # reading a large graph's text takes a while: off the event loop (issue 13)
+            answer = await self.ls.off_loop(graph_answer_at, p, self.open_text)
             if self.answers.get(p) != answer:
                 self.answers[p] = answer
                 flipped.append(p)
         if not flipped:
             return
+        await self.analysed()
         maps = self.index.dependents(flipped, self.overlay())
         closed = []
         refresh_open = False

@@ -70,10 +70,12 @@ def _on_graph_root(ws: Workspace, uri: str, pos: lsp.Position) -> str | None:
 async def _analysed(ws: Workspace, uri: str | None = None) -> None:
     """Wait, off the event loop, for the current analysis of one open document (or of all of them), so
     the facts read next come from the scheduler's result and never block the loop (issue 13)."""
-    docs = [ws.ls.served(uri)] if uri is not None else [d for d in list(ws.ls.store.docs.values()) if d.served()]
-    for doc in docs:
-        if doc is not None:
-            await ws.ls.analysed(doc)
+    if uri is None:
+        await ws.analysed()
+        return
+    doc = ws.ls.served(uri)
+    if doc is not None:
+        await ws.ls.analysed(doc)
 
 
 async def _answer(handler, params):
