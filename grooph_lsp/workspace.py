@@ -161,14 +161,14 @@ class Workspace:
         """Wait, off the event loop, for the current analysis of every open document, so that the
         facts read next (`overlay`) come from the scheduler's results and never block the loop."""
         for doc in list(self.ls.store.docs.values()):
-            if doc.served():
+            if doc.served() and doc.neighbour is None:  # graphs and maps only
                 await self.ls.analysed(doc)
 
     def overlay(self) -> dict[str, DocumentFacts]:
         """The open documents' facts by path: they win over the files' (issue 17: the editor wins)."""
         out: dict[str, DocumentFacts] = {}
         for doc in list(self.ls.store.docs.values()):
-            if doc.served():
+            if doc.served() and doc.neighbour is None:  # graphs and maps only
                 f = self.facts_of_open(doc)
                 out[f.path] = f
         return out
