@@ -7,6 +7,7 @@ message; the core does the deciding.
 from __future__ import annotations
 
 import logging
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
@@ -111,8 +112,22 @@ async def _doc_and_offset(ls: "GroophServer", uri: str, pos: lsp.Position):
     doc = ls.served(uri)
     if doc is None:
         return None, None, None
+    check_request_version(doc)
     analysis = await ls.analysed(doc)
     return doc, analysis, to_offset(analysis.line_index, pos, ls.encoding)
+
+
+# The version of the request's document when the request arrived (set by server.GroophProtocol): a
+# handler's task starts after the notifications read with it, so a didChange may have come first.
+REQUEST_VERSION: ContextVar[tuple[str, int] | None] = ContextVar("grooph_request_version", default=None)
+
+
+def check_request_version(doc) -> None:
+    """A position is about the version the request came at: when a change was applied before the
+    handler ran, the answer would be about another text (ContentModified, LSP 3.17)."""
+    asked = REQUEST_VERSION.get()
+    if asked is not None and asked[0] == doc.uri and asked[1] != doc.version:
+        raise ContentModified("The document changed before this request was answered; ask again.")
 
 
 async def _names_doc(ls: "GroophServer", uri: str, pos: lsp.Position):
@@ -135,6 +150,7 @@ async def _neighbour_analysis(ls: "GroophServer", uri: str):
     doc = ls.store.get(uri)
     if doc is None or doc.neighbour is None:
         return None
+    check_request_version(doc)
     return (await ls.scheduler.result(doc)).analysis
 
 

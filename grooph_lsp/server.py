@@ -31,6 +31,22 @@ class GroophProtocol(LanguageServerProtocol):
     """Keeps the open texts in our own store (correct LSP line breaks); pygls's copy is not used, so
     it is not made either (it would hold every opened text, as first opened, until closed)."""
 
+    def _run_generator(self, future, *, gen, result_future):
+        # pygls drops the inner handler's outcome when the request was cancelled meanwhile, so a refusal
+        # raised by a cancelled command (a preview of a broken text) was logged as "Task exception was
+        # never retrieved"; the outcome is retrieved here, and nothing is sent (the request was answered).
+        if result_future.cancelled() and future is not None and future.done() and not future.cancelled():
+            future.exception()
+        return super()._run_generator(future, gen=gen, result_future=result_future)
+
+    def _handle_request(self, msg_id, method_name, params):
+        td = getattr(params, "text_document", None)
+        uri = getattr(td, "uri", None)
+        doc = self._server.store.get(uri) if isinstance(uri, str) and hasattr(self._server, "store") else None
+        # the handler's task copies this context when it is created, here, before later messages run
+        features.REQUEST_VERSION.set((uri, doc.version) if doc is not None else None)
+        return super()._handle_request(msg_id, method_name, params)
+
     @lsp_method(lsp.TEXT_DOCUMENT_DID_OPEN)
     def lsp_text_document__did_open(self, params: lsp.DidOpenTextDocumentParams):
         if (user_handler := self.fm.features.get(lsp.TEXT_DOCUMENT_DID_OPEN)) is not None:
