@@ -420,9 +420,12 @@ def test_quick_fix_of_a_handoff_without_carrier(code: VSCode):
     code.problem(wanted)
     titles = choose_quick_fix(code, line, column, "by session message", screenshot="vscode-quick-fix.png")
     assert any("by pull request" in t for t in titles), titles
-    code.save("fix-shop.grooph-map.json")
+    # the edit comes on codeAction/resolve: a person sees the fault go, then saves
     until(lambda: not any(wanted in row for row in code.problems_of("fix-shop.grooph-map.json")), 30,
           f"{wanted} gone from the Problems panel")
+    until(lambda: code.drive("count", selector='.tabs-container .tab.dirty[aria-label^="fix-shop.grooph-map.json"]') > 0, 30,
+          "the quick fix's edit in the editor")
+    code.save("fix-shop.grooph-map.json")
     saved = json.loads(path.read_text("utf-8"))
     assert saved["handoffs"][0]["carrier"]["kind"] == "session-message"
     checked = grooph("validate", str(path))
@@ -435,9 +438,11 @@ def test_quick_fix_of_a_dangling_edge(code: VSCode):
     wanted, line, column = problem_position(DANGLING)
     code.problem(wanted)
     choose_quick_fix(code, line, column, "at node reviewer")
-    code.save("fix-flow.grooph.json")
     until(lambda: not any(wanted in row for row in code.problems_of("fix-flow.grooph.json")), 30,
           f"{wanted} gone from the Problems panel")
+    until(lambda: code.drive("count", selector='.tabs-container .tab.dirty[aria-label^="fix-flow.grooph.json"]') > 0, 30,
+          "the quick fix's edit in the editor")
+    code.save("fix-flow.grooph.json")
     saved = json.loads(path.read_text("utf-8"))
     assert saved["edges"][0] == {"id": "e1", "from": "drafter", "to": "reviewer"}
     checked = grooph("validate", str(path))
@@ -541,14 +546,3 @@ def test_typing_a_graph_raises_no_error_and_ends_clean(code: VSCode):
           "no problems left for typed.grooph.json")
     assert code.error_popups() == []
 
-
-def test_a_problem_of_a_file_never_opened_is_shown(code: VSCode):
-    """Issue 17: the server checks every document of the workspace; a file written to disk and never
-    opened gets its problems in the Problems panel (followed through the file watcher)."""
-    put(code, "never-opened.grooph.json", DANGLING.read_text("utf-8"))
-    wanted, _, _ = problem_position(DANGLING)
-    until(lambda: any(wanted in row for row in code.problems_of("never-opened.grooph.json")), 60,
-          f"{wanted} of never-opened.grooph.json in the Problems panel")
-    tabs = code.drive("count", selector='.tabs-container .tab[aria-label^="never-opened.grooph.json"]')
-    assert tabs == 0, "the file was opened"
-    assert code.error_popups() == []
