@@ -119,8 +119,8 @@ class GroophServer(LanguageServer):
         """Push a result's diagnostics under its own version: it is the newest analysed (scheduler)."""
         snap = result.snapshot
         doc = self.store.get(snap.uri)
-        if self.pull or doc is None:
-            return
+        if self.pull or doc is None or getattr(self.protocol, "_shutdown", False):
+            return  # after shutdown the client reads nothing more (and stdout may be closed)
         if current and doc._lines is None and result.analysis is not None:
             doc._lines = result.analysis.line_index  # the next change's offsets need this version's lines
         diags = result.diagnostics
