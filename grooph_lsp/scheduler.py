@@ -203,8 +203,9 @@ class Scheduler:
         hit = self.current(doc)
         if hit is not None:
             return hit
+        self._docs[doc.uri] = doc
         result = self._run(self.snapshot(doc))
-        self._results[doc.uri] = result
+        self._land(doc, result)
         return result
 
     def forget(self, uri: str) -> None:
@@ -245,6 +246,14 @@ class Scheduler:
         doc = self._docs.get(uri)
         if doc is not job.doc:
             return  # closed (or closed and opened again) meanwhile
+        self._land(doc, result)
+
+    def _land(self, doc: "OpenDocument", result: Result) -> None:
+        """A result is ready (from the worker, or computed here for a caller that could not wait):
+        measure it, keep it when it is current, and show it when it is the newest. A current result
+        covers every change so far, so the pending wait is over: otherwise the timer would find it
+        cached and publish nothing, and the editor would keep an older version's diagnostics."""
+        uri = doc.uri
         old = self._cost_ms.get(uri)
         self._cost_ms[uri] = result.ms if old is None else COST_WEIGHT * result.ms + (1 - COST_WEIGHT) * old
         is_current = result.snapshot.key == self._key(doc) and result.snapshot.text is doc.text
@@ -252,6 +261,8 @@ class Scheduler:
                   "current" if is_current else f"document at v{doc.version}")
         if is_current:
             self._results[uri] = result
+            self._disarm(uri)
+            self._dirty_since.pop(uri, None)
         if result.snapshot.version >= self._newest_shown.get(uri, -(2**31)):
             self._on_result(result, is_current)
         if not is_current and uri in self._dirty_since and uri not in self._timers and uri not in self._jobs:
