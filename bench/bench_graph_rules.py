@@ -13,8 +13,7 @@ import json
 
 from bench.bench_structure import median_ms, small_objects
 from bench.graph_docs import graph_doc
-from grooph_core.rules.graph import RULES_AFTER_EXPORT, RULES_BEFORE_EXPORT, build_index, graph_rule_issues
-from grooph_core.rules.graph.export import export_issues
+from grooph_core.rules.graph import RULES, build_index, graph_rule_issues
 
 
 def review_chain(target_chars: int) -> dict:
@@ -63,8 +62,7 @@ def main() -> None:
         print(f"{label:<20} {chars:>9,} chars  plain {plain:7.2f} ms  export {export:7.2f} ms  ({n} issues)")
     doc = docs[3][1]
     index = build_index(doc)
-    rules = [*RULES_BEFORE_EXPORT, export_issues, *RULES_AFTER_EXPORT]
-    timed = sorted(((median_ms(lambda r=r: r(doc, index), 5), r.__name__) for r in rules), reverse=True)
+    timed = sorted(((median_ms(lambda r=r: r.run(doc, index), 5), r.run.__name__) for r in RULES), reverse=True)
     print("slowest rules on the review chain:", ", ".join(f"{name} {ms:.2f} ms" for ms, name in timed[:5]))
 
 

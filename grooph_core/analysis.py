@@ -22,7 +22,7 @@ import copy
 import re
 from dataclasses import dataclass, field, replace
 
-from grooph_core.issues import Issue
+from grooph_core.issues import Issue, whole_shape_codes
 from grooph_core.kinds import Kind, detect_kind
 from grooph_core.line_index import LineIndex, index_in
 from grooph_core.source import MAX_CHARS, ParsedText, parse
@@ -39,13 +39,9 @@ ROOT_STAND_INS: dict[str, dict[str, object]] = {
     "graph": {"grooph": 0, "id": "graph", "name": "", "version": 0, "nodes": [], "edges": [], "loops": []},
     "map": {"groophMap": 0, "id": "map", "name": "", "version": 0, "lanes": [], "sessions": [], "handoffs": []},
 }
-# Codes whose findings are about the whole graph's shape: when anything was left out they would be
-# echoes of the omission, not faults of the text (a node whose only way in was cut looks unreachable).
-WHOLE_SHAPE_CODES = frozenset({
-    "W_UNREACHABLE_NODE", "W_NO_TERMINAL", "E_CYCLE_NO_STOP", "W_SESSION_ISLAND", "W_NO_RETURN",
-    "W_DOC_TOO_LARGE", "E_OWNERSHIP_CONFLICT", "W_HOMOGENEOUS_CRITICS", "E_IRREVERSIBLE_NO_GATE",
-    "E_SECOND_LEAD", "E_PERSON_STEP_NOT_COMPILED", "E_UNFILLED_SLOT",
-})
+# Codes whose findings are about the whole document's shape (the registry's `Code.whole_shape`): when
+# anything was left out they would be echoes of the omission, not faults of the text.
+WHOLE_SHAPE_CODES = whole_shape_codes("graph") | whole_shape_codes("map")
 _ID_HEAD = re.compile(r"[A-Za-z0-9_-]*")
 # Fields whose strings name other objects (graph.md §1.11 and §5.8, map.md §2.8; a policy scope is
 # "loop:<id>" or "node:<id>"). An item that names an object in doubt is in doubt itself (issue 13).

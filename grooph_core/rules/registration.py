@@ -1,16 +1,38 @@
-"""One registered rule of a neighbouring format (workflow.md, board.md, episodes.md): a plain function
-`document -> issues`, and whether the pipeline orders its issues by their position in the text (the
-spec's "all of one code, in document order") or keeps the rule's own order (`Workflow::check()`'s)."""
+"""One registered rule: a plain function, the codes it raises, and how the pipeline takes its issues.
+
+Every rules package (`rules/graph`, `rules/map`, `rules/workflow`, `rules/board`, `rules/episodes`) has
+one `RULES` tuple of these, one line per rule, in the spec's rule order; that tuple is the one place
+the order lives (the pipeline runs it, the tests read `rule_order(RULES)`).
+
+`by_position` (neighbouring formats): the pipeline orders the rule's issues by their position in the
+text (the spec's "all of one code, in document order") instead of keeping the rule's own order
+(`Workflow::check()`'s). `export`: the rule runs only with the export flag (graph.md §3.3 rule 10).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Callable, Iterable
 
 from grooph_core.issues import Issue
 
 
 @dataclass(frozen=True)
 class Rule:
-    run: Callable[[Any], Iterable[Issue]]
+    run: Callable[..., Iterable[Issue]]
+    codes: tuple[str, ...]
     by_position: bool = True
+    export: bool = False
+
+
+def rule_order(rules: Iterable[Rule], *, export: bool = True) -> tuple[str, ...]:
+    """The codes in the order the rules raise them (a code two rules raise is listed once, first)."""
+    return tuple(dict.fromkeys(c for r in rules if export or not r.export for c in r.codes))
+
+
+def rule_of(rules: Iterable[Rule], code: str) -> Rule | None:
+    """The registered rule that raises `code`, if any."""
+    return next((r for r in rules if code in r.codes), None)
+
+
+__all__ = ["Rule", "rule_order", "rule_of"]

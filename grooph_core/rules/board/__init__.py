@@ -6,7 +6,7 @@ registration list: the errors, then the warnings, in the order of §3's table, e
 
 from __future__ import annotations
 
-from grooph_core.issues import Issue
+from grooph_core.issues import Issue, whole_shape_codes
 from grooph_core.model.compiled import root_type
 from grooph_core.rules import serde_keys, serde_shape
 from grooph_core.rules.board import lanes, tasks, times
@@ -28,22 +28,22 @@ def unknown_keys(doc: BoardDoc) -> list[Issue]:
 
 read = read_board
 
-# Findings about the whole document: while part of a broken text is left out, they would be echoes of
-# the omission (a status whose only way in was cut looks unreachable), so the editor does not say them.
-WHOLE_SHAPE_CODES = frozenset({"W_BOARD_READY_TOO_SOON"})
+# Findings about the whole document (the registry's `Code.whole_shape`): while part of a broken text is
+# left out, they would be echoes of the omission, so the editor does not say them.
+WHOLE_SHAPE_CODES = whole_shape_codes("board")
 
 RULES: tuple[Rule, ...] = (
-    Rule(tasks.task_id_mismatch),  # E_BOARD_TASK_ID
-    Rule(tasks.dangling_dependencies),  # E_BOARD_DANGLING_DEPENDENCY
-    Rule(tasks.dependency_cycles),  # E_BOARD_DEPENDENCY_CYCLE
-    Rule(tasks.dangling_subtask_of),  # E_BOARD_DANGLING_SUBTASK_OF
-    Rule(tasks.duplicate_attempts),  # E_BOARD_DUPLICATE_ATTEMPT
-    Rule(lanes.unknown_lanes),  # W_BOARD_UNKNOWN_LANE
-    Rule(lanes.unknown_workspace_kinds),  # W_BOARD_UNKNOWN_WORKSPACE_KIND
-    Rule(times.timestamp_issues),  # W_BOARD_TIMESTAMP
-    Rule(lanes.ready_too_soon),  # W_BOARD_READY_TOO_SOON
-    Rule(lanes.done_undated),  # W_BOARD_DONE_UNDATED
-    Rule(unknown_keys),  # W_UNKNOWN_KEY
+    Rule(tasks.task_id_mismatch, ("E_BOARD_TASK_ID",)),
+    Rule(tasks.dangling_dependencies, ("E_BOARD_DANGLING_DEPENDENCY",)),
+    Rule(tasks.dependency_cycles, ("E_BOARD_DEPENDENCY_CYCLE",)),
+    Rule(tasks.dangling_subtask_of, ("E_BOARD_DANGLING_SUBTASK_OF",)),
+    Rule(tasks.duplicate_attempts, ("E_BOARD_DUPLICATE_ATTEMPT",)),
+    Rule(lanes.unknown_lanes, ("W_BOARD_UNKNOWN_LANE",)),
+    Rule(lanes.unknown_workspace_kinds, ("W_BOARD_UNKNOWN_WORKSPACE_KIND",)),
+    Rule(times.timestamp_issues, ("W_BOARD_TIMESTAMP",)),
+    Rule(lanes.ready_too_soon, ("W_BOARD_READY_TOO_SOON",)),
+    Rule(lanes.done_undated, ("W_BOARD_DONE_UNDATED",)),
+    Rule(unknown_keys, ("W_UNKNOWN_KEY",)),
 )
 
 __all__ = ["RULES", "WHOLE_SHAPE_CODES", "SCHEMA_CODE", "BoardDoc", "read", "structure_issues"]

@@ -2,12 +2,11 @@
 
 `graph_rule_issues` runs them on a document that passed the schema check. `W_UNKNOWN_KEY` and
 `W_DOC_TOO_LARGE` (rules 24 and 25) are appended by the pipeline (`grooph_core.validate`), not here.
-Each rule is a plain function `(doc, index) -> list[Issue]` over one shared `GraphIndex`.
+Each rule is a plain function `(doc, index) -> list[Issue]` over one shared `GraphIndex`, registered
+by one line of `RULES` (its codes, its place in the order).
 """
 
 from __future__ import annotations
-
-from typing import Callable
 
 from grooph_core.issues import Issue
 from grooph_core.rules.graph.agents import output_not_writable_issues, person_fields_not_read_issues
@@ -30,39 +29,38 @@ from grooph_core.rules.graph.ownership import fanout_on_coupled_issues, ownershi
 from grooph_core.rules.graph.reach import no_terminal_issues, unreachable_node_issues
 from grooph_core.rules.graph.references import dangling_ref_issues
 from grooph_core.rules.graph.semantics import GraphIndex, build_index
+from grooph_core.rules.registration import Rule, rule_order
 
-Rule = Callable[[dict, GraphIndex], list[Issue]]
-
-# graph.md §3.3, rules 1-9.
-RULES_BEFORE_EXPORT: tuple[Rule, ...] = (
-    duplicate_id_issues,  # 1 E_DUPLICATE_ID
-    dangling_ref_issues,  # 2 E_DANGLING_REF
-    loop_back_edge_issues,  # 3 E_LOOP_BACK_EDGE
-    group_cycle_issues,  # 4 E_GROUP_CYCLE
-    second_lead_issues,  # 5 E_SECOND_LEAD
-    person_lead_issues,  # 6 E_PERSON_LEAD
-    cycle_no_stop_issues,  # 7 E_CYCLE_NO_STOP
-    judgment_loop_no_bar_issues,  # 8 E_JUDGMENT_LOOP_NO_BAR
-    stop_not_inspectable_issues,  # 9 E_STOP_NOT_INSPECTABLE
+# graph.md §3.3, rules 1-23: one registration line per rule, in the spec's order (the issues come out
+# in this order; rule 10 runs only with the export flag). Each rule is `(doc, index) -> list[Issue]`.
+RULES: tuple[Rule, ...] = (
+    Rule(duplicate_id_issues, ("E_DUPLICATE_ID",)),  # 1
+    Rule(dangling_ref_issues, ("E_DANGLING_REF",)),  # 2
+    Rule(loop_back_edge_issues, ("E_LOOP_BACK_EDGE",)),  # 3
+    Rule(group_cycle_issues, ("E_GROUP_CYCLE",)),  # 4
+    Rule(second_lead_issues, ("E_SECOND_LEAD",)),  # 5
+    Rule(person_lead_issues, ("E_PERSON_LEAD",)),  # 6
+    Rule(cycle_no_stop_issues, ("E_CYCLE_NO_STOP",)),  # 7
+    Rule(judgment_loop_no_bar_issues, ("E_JUDGMENT_LOOP_NO_BAR",)),  # 8
+    Rule(stop_not_inspectable_issues, ("E_STOP_NOT_INSPECTABLE",)),  # 9
+    Rule(export_issues, ("E_NO_TARGET", "E_NO_GOAL", "E_IS_TEMPLATE", "E_UNFILLED_SLOT", "E_PERSON_STEP_NOT_COMPILED"),
+         export=True),  # 10
+    Rule(critic_not_isolated_issues, ("E_CRITIC_NOT_ISOLATED",)),  # 11
+    Rule(ownership_conflict_issues, ("E_OWNERSHIP_CONFLICT",)),  # 12
+    Rule(irreversible_no_gate_issues, ("E_IRREVERSIBLE_NO_GATE",)),  # 13
+    Rule(homogeneous_critics_issues, ("W_HOMOGENEOUS_CRITICS",)),  # 14
+    Rule(fanout_on_coupled_issues, ("W_FANOUT_ON_COUPLED",)),  # 15
+    Rule(long_loop_no_budget_issues, ("W_LONG_LOOP_NO_BUDGET",)),  # 16
+    Rule(aspiration_as_acceptance_issues, ("W_ASPIRATION_AS_ACCEPTANCE",)),  # 17
+    Rule(only_max_iterations_issues, ("W_ONLY_MAX_ITERATIONS",)),  # 18
+    Rule(unreachable_node_issues, ("W_UNREACHABLE_NODE",)),  # 19
+    Rule(no_terminal_issues, ("W_NO_TERMINAL",)),  # 20
+    Rule(output_not_writable_issues, ("W_OUTPUT_NOT_WRITABLE",)),  # 21
+    Rule(person_fields_not_read_issues, ("W_PERSON_FIELDS_NOT_READ",)),  # 22
+    Rule(group_overlap_issues, ("W_GROUP_OVERLAP",)),  # 23
 )
-# Rule 10 (export flag only): E_NO_TARGET, E_NO_GOAL, E_IS_TEMPLATE | E_UNFILLED_SLOT + E_PERSON_STEP_NOT_COMPILED.
-EXPORT_RULE: Rule = export_issues
-# graph.md §3.3, rules 11-23.
-RULES_AFTER_EXPORT: tuple[Rule, ...] = (
-    critic_not_isolated_issues,  # 11 E_CRITIC_NOT_ISOLATED
-    ownership_conflict_issues,  # 12 E_OWNERSHIP_CONFLICT
-    irreversible_no_gate_issues,  # 13 E_IRREVERSIBLE_NO_GATE
-    homogeneous_critics_issues,  # 14 W_HOMOGENEOUS_CRITICS
-    fanout_on_coupled_issues,  # 15 W_FANOUT_ON_COUPLED
-    long_loop_no_budget_issues,  # 16 W_LONG_LOOP_NO_BUDGET
-    aspiration_as_acceptance_issues,  # 17 W_ASPIRATION_AS_ACCEPTANCE
-    only_max_iterations_issues,  # 18 W_ONLY_MAX_ITERATIONS
-    unreachable_node_issues,  # 19 W_UNREACHABLE_NODE
-    no_terminal_issues,  # 20 W_NO_TERMINAL
-    output_not_writable_issues,  # 21 W_OUTPUT_NOT_WRITABLE
-    person_fields_not_read_issues,  # 22 W_PERSON_FIELDS_NOT_READ
-    group_overlap_issues,  # 23 W_GROUP_OVERLAP
-)
+# The codes of rules 1-23 in the order they come out (with the export flag on).
+RULE_ORDER: tuple[str, ...] = rule_order(RULES)
 
 
 def graph_rule_issues(doc: dict, *, export: bool = False) -> list[Issue]:
@@ -71,13 +69,10 @@ def graph_rule_issues(doc: dict, *, export: bool = False) -> list[Issue]:
         return []
     index = build_index(doc)
     issues: list[Issue] = []
-    for rule in RULES_BEFORE_EXPORT:
-        issues += rule(doc, index)
-    if export:
-        issues += EXPORT_RULE(doc, index)
-    for rule in RULES_AFTER_EXPORT:
-        issues += rule(doc, index)
+    for rule in RULES:
+        if export or not rule.export:
+            issues += rule.run(doc, index)
     return issues
 
 
-__all__ = ["graph_rule_issues", "build_index", "GraphIndex", "RULES_BEFORE_EXPORT", "RULES_AFTER_EXPORT"]
+__all__ = ["graph_rule_issues", "build_index", "GraphIndex", "RULES", "RULE_ORDER"]

@@ -26,25 +26,34 @@ from grooph_core.rules.map.graph_pointers import (
 from grooph_core.rules.map.ids import duplicate_id_issues
 from grooph_core.rules.map.references import dangling_ref_issues
 from grooph_core.rules.map.semantics import MapIndex, map_index
+from grooph_core.rules.registration import Rule, rule_order
 
 __all__ = [
     "FOUND", "NOT_A_GRAPH", "UNKNOWN", "GraphResolver", "MapIndex",
-    "file_graph_resolver", "is_checked_pointer", "map_index", "map_rule_issues",
+    "RULES", "RULE_ORDER", "file_graph_resolver", "is_checked_pointer", "map_index", "map_rule_issues",
 ]
 
 
+# map.md §4.2 codes 2–9: one registration line per rule, in the spec's order. Each rule is
+# `(index, resolver) -> list[Issue]`; W_GRAPH_UNRESOLVED says nothing without a resolver (map.md §4.4).
+RULES: tuple[Rule, ...] = (
+    Rule(lambda index, resolver: duplicate_id_issues(index), ("E_DUPLICATE_ID",)),  # 2
+    Rule(lambda index, resolver: dangling_ref_issues(index), ("E_DANGLING_REF",)),  # 3
+    Rule(lambda index, resolver: handoff_no_carrier_issues(index), ("E_HANDOFF_NO_CARRIER",)),  # 4
+    Rule(lambda index, resolver: carrier_cannot_cross_issues(index), ("W_CARRIER_CANNOT_CROSS",)),  # 5
+    Rule(lambda index, resolver: notify_not_person_issues(index), ("W_NOTIFY_NOT_PERSON",)),  # 6
+    Rule(lambda index, resolver: session_island_issues(index), ("W_SESSION_ISLAND",)),  # 7
+    Rule(lambda index, resolver: no_return_issues(index), ("W_NO_RETURN",)),  # 8
+    Rule(graph_unresolved_issues, ("W_GRAPH_UNRESOLVED",)),  # 9
+)
+# The codes of rules 2–9 in the order they come out.
+RULE_ORDER: tuple[str, ...] = rule_order(RULES)
+
+
 def map_rule_issues(doc: dict, *, resolver: GraphResolver | None = None) -> list[Issue]:
-    """map.md §4.2 codes 2–9 in order: E_DUPLICATE_ID, E_DANGLING_REF, E_HANDOFF_NO_CARRIER,
-    W_CARRIER_CANNOT_CROSS, W_NOTIFY_NOT_PERSON, W_SESSION_ISLAND, W_NO_RETURN, W_GRAPH_UNRESOLVED
-    (the last only with a graph resolver, map.md §4.4)."""
+    """map.md §4.2 codes 2–9, the rules of `RULES` in order, their issues concatenated."""
     index = map_index(doc)
     issues: list[Issue] = []
-    issues += duplicate_id_issues(index)
-    issues += dangling_ref_issues(index)
-    issues += handoff_no_carrier_issues(index)
-    issues += carrier_cannot_cross_issues(index)
-    issues += notify_not_person_issues(index)
-    issues += session_island_issues(index)
-    issues += no_return_issues(index)
-    issues += graph_unresolved_issues(index, resolver)
+    for rule in RULES:
+        issues += rule.run(index, resolver)
     return issues

@@ -7,7 +7,7 @@ the warnings in the order of §3.2's table, each in document order.
 
 from __future__ import annotations
 
-from grooph_core.issues import Issue
+from grooph_core.issues import Issue, whole_shape_codes
 from grooph_core.model.compiled import root_type
 from grooph_core.rules import serde_shape
 from grooph_core.rules.registration import Rule
@@ -24,20 +24,20 @@ def structure_issues(value: object) -> list[Issue]:
 
 read = read_workflow
 
-# Findings about the whole document: while part of a broken text is left out, they would be echoes of
-# the omission (a status whose only way in was cut looks unreachable), so the editor does not say them.
-WHOLE_SHAPE_CODES = frozenset({"W_WF_UNREACHABLE_STATUS", "W_WF_START_UNHANDLED"})
+# Findings about the whole document (the registry's `Code.whole_shape`): while part of a broken text is
+# left out, they would be echoes of the omission, so the editor does not say them.
+WHOLE_SHAPE_CODES = whole_shape_codes("workflow")
 
 RULES: tuple[Rule, ...] = (
-    *(Rule(visit, by_position=False) for visit in check.CHECK_VISITS),  # E_WF_UNKNOWN_* in check() order
-    Rule(warnings.unknown_keys),  # W_UNKNOWN_KEY
-    Rule(warnings.resume_as_unknown),  # W_WF_RESUME_AS_UNKNOWN
-    Rule(warnings.unreachable_statuses),  # W_WF_UNREACHABLE_STATUS
-    Rule(warnings.unknown_params),  # W_WF_UNKNOWN_PARAM
-    Rule(warnings.unknown_recurring_role),  # W_WF_UNKNOWN_RECURRING_ROLE
-    Rule(warnings.unknown_by_roles),  # W_WF_UNKNOWN_BY_ROLE
-    Rule(warnings.start_unhandled),  # W_WF_START_UNHANDLED
-    Rule(warnings.stored_as_unknown),  # W_WF_STORED_AS_UNKNOWN
+    Rule(check.check_issues, check.CHECK_CODES, by_position=False),  # in check()'s own order
+    Rule(warnings.unknown_keys, ("W_UNKNOWN_KEY",)),
+    Rule(warnings.resume_as_unknown, ("W_WF_RESUME_AS_UNKNOWN",)),
+    Rule(warnings.unreachable_statuses, ("W_WF_UNREACHABLE_STATUS",)),
+    Rule(warnings.unknown_params, ("W_WF_UNKNOWN_PARAM",)),
+    Rule(warnings.unknown_recurring_role, ("W_WF_UNKNOWN_RECURRING_ROLE",)),
+    Rule(warnings.unknown_by_roles, ("W_WF_UNKNOWN_BY_ROLE",)),
+    Rule(warnings.start_unhandled, ("W_WF_START_UNHANDLED",)),
+    Rule(warnings.stored_as_unknown, ("W_WF_STORED_AS_UNKNOWN",)),
 )
 
 __all__ = ["RULES", "WHOLE_SHAPE_CODES", "SCHEMA_CODE", "WorkflowDoc", "read", "structure_issues"]

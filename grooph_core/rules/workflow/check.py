@@ -170,4 +170,15 @@ CHECK_VISITS: tuple[Visit, ...] = (
     statuses,
 )
 
-__all__ = ["CHECK_VISITS", "status_transitions", "suggestion", "is_template"]
+# The codes the visits raise (interleaved: check() meets them in its own order, not code by code).
+CHECK_CODES = ("E_WF_UNKNOWN_STATUS", "E_WF_UNKNOWN_SOURCE_STATUS", "E_WF_NO_INITIAL_RUN_STATE",
+               "E_WF_UNKNOWN_RUN_STATE", "E_WF_UNKNOWN_ROLE", "E_WF_UNKNOWN_RUN_SPEC")
+
+
+def check_issues(doc: WorkflowDoc) -> Iterator[Issue]:
+    """Every error `Workflow::check()` can return, in the order it meets them (the first is its error)."""
+    for visit in CHECK_VISITS:
+        yield from visit(doc)
+
+
+__all__ = ["CHECK_VISITS", "CHECK_CODES", "check_issues", "status_transitions", "suggestion", "is_template"]

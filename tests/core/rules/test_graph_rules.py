@@ -7,19 +7,9 @@ import copy
 
 import pytest
 
-from grooph_core.rules.graph import RULES_AFTER_EXPORT, RULES_BEFORE_EXPORT, graph_rule_issues
+from grooph_core.rules.graph import RULE_ORDER, RULES, graph_rule_issues
 from grooph_core.text import pointer_split
 from tests.core.rules.graph_examples import C, E1, END, EXAMPLES, GRIND, JUDGE, TEMPLATE, W, G, T
-
-# graph.md §3.3, rules 1-23 (rule 10 expands to the five export codes).
-RULE_ORDER = [
-    "E_DUPLICATE_ID", "E_DANGLING_REF", "E_LOOP_BACK_EDGE", "E_GROUP_CYCLE", "E_SECOND_LEAD", "E_PERSON_LEAD",
-    "E_CYCLE_NO_STOP", "E_JUDGMENT_LOOP_NO_BAR", "E_STOP_NOT_INSPECTABLE", "E_NO_TARGET", "E_NO_GOAL", "E_IS_TEMPLATE",
-    "E_UNFILLED_SLOT", "E_PERSON_STEP_NOT_COMPILED", "E_CRITIC_NOT_ISOLATED", "E_OWNERSHIP_CONFLICT",
-    "E_IRREVERSIBLE_NO_GATE", "W_HOMOGENEOUS_CRITICS", "W_FANOUT_ON_COUPLED", "W_LONG_LOOP_NO_BUDGET",
-    "W_ASPIRATION_AS_ACCEPTANCE", "W_ONLY_MAX_ITERATIONS", "W_UNREACHABLE_NODE", "W_NO_TERMINAL",
-    "W_OUTPUT_NOT_WRITABLE", "W_PERSON_FIELDS_NOT_READ", "W_GROUP_OVERLAP",
-]
 
 _MISSING = object()
 
@@ -125,8 +115,18 @@ def test_every_pointer_and_related_pointer_resolves(name):
             assert resolve(doc, p) is not _MISSING, (issue.code, p)
 
 
-def test_rule_lists_hold_rules_1_to_9_and_11_to_23():
-    assert len(RULES_BEFORE_EXPORT) == 9 and len(RULES_AFTER_EXPORT) == 13
+def test_the_registered_order_is_graph_md_3_3():
+    """graph.md §3.3, rules 1-23 (rule 10, export flag only, expands to the five export codes in its
+    order); the rest of the tests read `RULE_ORDER`."""
+    assert len(RULES) == 23 and [r.export for r in RULES].index(True) == 9 and sum(r.export for r in RULES) == 1
+    assert RULE_ORDER == (
+        "E_DUPLICATE_ID", "E_DANGLING_REF", "E_LOOP_BACK_EDGE", "E_GROUP_CYCLE", "E_SECOND_LEAD", "E_PERSON_LEAD",
+        "E_CYCLE_NO_STOP", "E_JUDGMENT_LOOP_NO_BAR", "E_STOP_NOT_INSPECTABLE", "E_NO_TARGET", "E_NO_GOAL",
+        "E_IS_TEMPLATE", "E_UNFILLED_SLOT", "E_PERSON_STEP_NOT_COMPILED", "E_CRITIC_NOT_ISOLATED",
+        "E_OWNERSHIP_CONFLICT", "E_IRREVERSIBLE_NO_GATE", "W_HOMOGENEOUS_CRITICS", "W_FANOUT_ON_COUPLED",
+        "W_LONG_LOOP_NO_BUDGET", "W_ASPIRATION_AS_ACCEPTANCE", "W_ONLY_MAX_ITERATIONS", "W_UNREACHABLE_NODE",
+        "W_NO_TERMINAL", "W_OUTPUT_NOT_WRITABLE", "W_PERSON_FIELDS_NOT_READ", "W_GROUP_OVERLAP",
+    )
 
 
 def test_rules_concatenate_in_spec_order():

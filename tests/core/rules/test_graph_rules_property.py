@@ -11,7 +11,8 @@ from grooph_core.issues import CODES
 from grooph_core.rules.graph import graph_rule_issues
 from grooph_core.schema_check import schema_issues
 from grooph_core.text import did_you_mean, osa_distance, utf16_len
-from tests.core.rules.test_graph_rules import RULE_ORDER, _MISSING, resolve
+from grooph_core.rules.graph import RULE_ORDER
+from tests.core.rules.test_graph_rules import _MISSING, resolve
 
 IDS = st.sampled_from(["a", "b", "c", "w", "t", "end", "l", "g", "e1", "e2", "ga", "gb", "p"])
 TEXT = st.sampled_from(["", " ", "Do it.", "Fix {{area}}.", "{{ a }} and {{b}}", "all  tests pass", "All tests pass.", "\u3000"])

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from grooph_core.rules.map import (
     FOUND,
     NOT_A_GRAPH,
+    RULE_ORDER,
     UNKNOWN,
     file_graph_resolver,
     is_checked_pointer,
@@ -25,10 +26,6 @@ from grooph_core.text import pointer_split
 sys.path.insert(0, str(Path(__file__).parent))
 import map_examples as ex  # noqa: E402
 
-RULE_ORDER = [
-    "E_DUPLICATE_ID", "E_DANGLING_REF", "E_HANDOFF_NO_CARRIER", "W_CARRIER_CANNOT_CROSS",
-    "W_NOTIFY_NOT_PERSON", "W_SESSION_ISLAND", "W_NO_RETURN", "W_GRAPH_UNRESOLVED",
-]
 
 
 def value_at(doc, pointer: str):
@@ -48,6 +45,13 @@ def never(pointer):  # a resolver for tests that must not need one
 
 
 # --- map.md §10: one example per code -----------------------------------------------------------
+
+
+def test_the_registered_order_is_map_md_4_2():
+    """map.md §4.2 codes 2–9 (E_SCHEMA before them, W_UNKNOWN_KEY and W_DOC_TOO_LARGE after them are the
+    pipeline's); the rest of the tests read `RULE_ORDER`."""
+    assert RULE_ORDER == ("E_DUPLICATE_ID", "E_DANGLING_REF", "E_HANDOFF_NO_CARRIER", "W_CARRIER_CANNOT_CROSS",
+                          "W_NOTIFY_NOT_PERSON", "W_SESSION_ISLAND", "W_NO_RETURN", "W_GRAPH_UNRESOLVED")
 
 
 def test_tiny_shop_raises_nothing():
