@@ -24,6 +24,8 @@ from dataclasses import dataclass, field, replace
 
 from grooph_core.issues import Issue, whole_shape_codes
 from grooph_core.kinds import Kind, detect_kind
+from grooph_core.rules.graph.references import DanglingRef
+from grooph_core.rules.map.references import MapDanglingRef
 from grooph_core.line_index import LineIndex, index_in
 from grooph_core.source import MAX_CHARS, ParsedText, parse
 from grooph_core.text import pointer_split, value_at
@@ -403,7 +405,7 @@ def _names(value: object, ids: _Ghosts) -> bool:
 
 
 def _is_local(issue: Issue) -> bool:
-    return issue.code in LOCAL_CODES or (issue.code, (issue.data or {}).get("variant")) in LOCAL_VARIANTS
+    return issue.code in LOCAL_CODES or (issue.code, getattr(issue.facts, "variant", None)) in LOCAL_VARIANTS
 
 
 def _touches(issue: Issue, doubtful: set[str]) -> bool:
@@ -417,7 +419,7 @@ def _touches(issue: Issue, doubtful: set[str]) -> bool:
 
 def _names_ghost(doc: dict, issue: Issue, ghosts: _Ghosts) -> bool:
     """True when a dangling reference names an object that exists but was left out."""
-    ref = issue.data.get("ref") if issue.data else None
+    ref = issue.facts.ref if isinstance(issue.facts, (DanglingRef, MapDanglingRef)) else None
     if ref is None and issue.pointers:
         ref = value_at(doc, issue.pointers[0])
     return isinstance(ref, str) and ghosts.named(ref)

@@ -111,8 +111,8 @@ def check_file(path: str, *, export: bool) -> tuple[Loaded, list[Issue], dict]:
 
 
 def check_path(item: Named, *, export: bool, want_ranges: bool) -> FileResult:
-    """The result of one named path; the issues lose their rule-private `data` (nothing printed reads
-    it), which keeps what a worker sends back small."""
+    """The result of one named path; the issues lose their rule-private `data` and `facts` (nothing
+    printed reads them), which keeps what a worker sends back small."""
     path = item.path
     try:
         if not item.exists:
@@ -123,7 +123,7 @@ def check_path(item: Named, *, export: bool, want_ranges: bool) -> FileResult:
     except neighbours.NotOurs as e:
         return FileResult(path, False, "", refusal=str(e))
     ranges = tuple(issue_ranges(doc, issues)) if want_ranges else None
-    lean = tuple(dataclasses.replace(i, data={}) if i.data else i for i in issues)
+    lean = tuple(dataclasses.replace(i, data={}, facts=None) if i.data or i.facts else i for i in issues)
     return FileResult(path, False, doc.kind, lean, ranges, extra)
 
 

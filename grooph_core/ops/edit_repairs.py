@@ -9,6 +9,8 @@ from grooph_core.issues import Issue
 from grooph_core.ops.doc_edits import remove, rename_key, set_value
 from grooph_core.ops.ids import slug, unique
 from grooph_core.ops.repair_types import Candidate
+from grooph_core.rules.graph.ids import DuplicateId
+from grooph_core.rules.map.ids import MapDuplicateId
 from grooph_core.semantics.references import ID_LISTS, REFERABLE, ROOT_KIND, accepted_kinds, defined_ids, references_to
 from grooph_core.text import did_you_mean, pointer_split, value_at
 
@@ -51,7 +53,7 @@ def reference_places(doc: dict, kind: str, ident: str) -> list[tuple[Callable[[s
 # --- E_SCHEMA ----------------------------------------------------------------------------------------
 
 
-def schema(issue: Issue, doc: dict, kind: str) -> list[Candidate]:
+def schema(issue: Issue, f: None, doc: dict, kind: str) -> list[Candidate]:
     """An enum typo corrected (preferred); a badly shaped id re-slugged with its references (offered).
     A missing field is never filled with a placeholder (§8.1 "ask, do not invent")."""
     if issue.on_key or not issue.pointers:
@@ -86,32 +88,31 @@ def schema(issue: Issue, doc: dict, kind: str) -> list[Candidate]:
 # --- E_DUPLICATE_ID ----------------------------------------------------------------------------------
 
 
-def _occurrences(issue: Issue, kind: str) -> list[tuple[str, str]]:
+def _occurrences(issue: Issue, f: DuplicateId | MapDuplicateId) -> list[tuple[str, str]]:
     """(pointer, kind word) of every copy of the id, first copy first."""
-    d = issue.data
-    if kind == "graph":
-        pointers = d.get("pointers_all") or ([issue.related[0][0]] if issue.related else []) + list(issue.pointers)
+    if isinstance(f, DuplicateId):
+        pointers = list(f.pointers_all) or ([issue.related[0][0]] if issue.related else []) + list(issue.pointers)
         out = []
         for p in pointers:
             seg = pointer_split(p)
             out.append((p, LISTS["graph"].get(seg[0] if len(seg) == 3 else None, "graph")))
         return out
     pointers = ([issue.related[0][0]] if issue.related else []) + list(issue.pointers)
-    kinds = [o.get("kind") for o in d.get("occurrences") or []]
+    kinds = [o.kind for o in f.occurrences]
     if len(kinds) != len(pointers):
         return []
     return list(zip(pointers, kinds))
 
 
-def duplicate_id(issue: Issue, doc: dict, kind: str) -> list[Candidate]:
+def duplicate_id(issue: Issue, f: DuplicateId | MapDuplicateId, doc: dict, kind: str) -> list[Candidate]:
     """Keep one holder of the id (the first one something can refer to) and give each other copy a
     fresh id, unique(id, id set), one after another (§8.4, map.md §6.1). Preferred when only copies
     nothing refers to are renamed (the graph's or map's own id, a policy, a handoff); otherwise
     offered. A reference that can only name the renamed copy's kind (a `back` entry when the kept
     holder is a node, a handoff's end when it is a lane) follows it; the others keep naming the kept
     holder, and the title says so."""
-    ident = issue.data.get("id")
-    occ = _occurrences(issue, kind)
+    ident = f.id
+    occ = _occurrences(issue, f)
     if not isinstance(ident, str) or len(occ) < 2:
         return []
     referable = REFERABLE[kind]
@@ -171,7 +172,7 @@ def _place(pointer: str) -> str:
 # --- W_UNKNOWN_KEY -----------------------------------------------------------------------------------
 
 
-def unknown_key(issue: Issue, doc: dict, kind: str) -> list[Candidate]:
+def unknown_key(issue: Issue, f: None, doc: dict, kind: str) -> list[Candidate]:
     """Rename a near-miss key to the declared field (preferred, when that field is not there yet);
     remove the key (offered), except a misspelt brake field in a graph, which is only renamed."""
     if not issue.pointers:
@@ -192,4 +193,4 @@ BUILDERS = {"E_SCHEMA": schema, "E_DUPLICATE_ID": duplicate_id, "W_UNKNOWN_KEY":
 
 def edit_candidates(issue: Issue, doc: dict, kind: str) -> list[Candidate]:
     builder = BUILDERS.get(issue.code)
-    return builder(issue, doc, kind) if builder is not None else []
+    return builder(issue, issue.facts, doc, kind) if builder is not None else []

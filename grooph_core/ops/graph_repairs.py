@@ -1,7 +1,9 @@
 """The repairs of the graph codes (operations.md §8.4), one builder per code.
 
-Each builder reads the issue (its `data` and pointers, never its English message, §8.3) and the
-document at hand, and returns candidate op lists, best first. The checks of §8.2 (applies, passes the
+Each builder reads the issue (its pointers and its code's typed facts, never its English message,
+§8.3) and the document at hand, and returns candidate op lists, best first. `BUILDERS` keys each
+builder by its code; the builder's `f` parameter is annotated with that code's `Facts` class (the
+one the code's rule makes), which `tests/core/rules/test_code_wiring.py` checks. The checks of §8.2 (applies, passes the
 schema, issue gone, no new error, no brake loosened) run afterwards in `repairs.py`; the builders are
 written to pass them. Codes with no automatic repair (§8.6) have no builder. Document-edit repairs
 shared with maps (E_SCHEMA, E_DUPLICATE_ID, W_UNKNOWN_KEY) are in `edit_repairs.py`.
@@ -12,11 +14,21 @@ from __future__ import annotations
 from collections import deque
 from typing import Callable
 
-from grooph_core.issues import Issue
+from grooph_core.issues import Facts, Issue
 from grooph_core.ops.doc_edits import remove, set_value
 from grooph_core.ops.ids import id_set, ids_of, items, unique
 from grooph_core.ops.repair_types import Candidate
-from grooph_core.rules.graph.loops import closes_inside
+from grooph_core.rules.graph.agents import OutputNotWritable, PersonFieldsNotRead
+from grooph_core.rules.graph.critics import CriticNotIsolated, HomogeneousCritics
+from grooph_core.rules.graph.cycles import CycleNoStop
+from grooph_core.rules.graph.export import NoTarget
+from grooph_core.rules.graph.gates import IrreversibleNoGate
+from grooph_core.rules.graph.groups import GroupCycle, GroupOverlap
+from grooph_core.rules.graph.leads import PersonLead, SecondLead
+from grooph_core.rules.graph.loops import LongLoopNoBudget, LoopBackEdge, OnlyMaxIterations, StopNotInspectable, closes_inside
+from grooph_core.rules.graph.ownership import FanoutOnCoupled, OwnershipConflict
+from grooph_core.rules.graph.reach import NoTerminal, UnreachableNode
+from grooph_core.rules.graph.references import DanglingRef
 from grooph_core.rules.graph.semantics import (
     KNOWN_HARNESSES,
     SHORT_CAP,
@@ -38,7 +50,7 @@ OTHER_TARGETS = 4
 NEW_LOOP_CAP = 4
 DEFAULT_BUDGET = {"measure": "dispatches", "limit": 12}
 
-Builder = Callable[[Issue, dict, GraphIndex], list[Candidate]]
+Builder = Callable[[Issue, Facts | None, dict, GraphIndex], list[Candidate]]
 
 
 # --- small helpers ---------------------------------------------------------------------------------
@@ -78,15 +90,11 @@ def is_critic_or_check(node: dict | None) -> bool:
 # --- E_DANGLING_REF ------------------------------------------------------------------------------------
 
 
-def dangling_ref(issue: Issue, doc: dict, index: GraphIndex) -> list[Candidate]:
+def dangling_ref(issue: Issue, f: DanglingRef, doc: dict, index: GraphIndex) -> list[Candidate]:
     """Re-point the reference at an existing object of the right kind (the close match preferred, the
     nearest others offered); for list entries, answer keys and stop exits also offer dropping it."""
-    d = issue.data
-    field, holder, hi, entry = d.get("field"), d.get("holder"), d.get("holder_index"), d.get("index")
-    ref, missing = d.get("ref"), d.get("id")
-    must = d.get("must_name")
-    if not isinstance(missing, str) or hi is None:
-        return []
+    field, holder, hi, entry = f.field, f.holder, f.holder_index, f.index
+    ref, missing, must = f.ref, f.id, f.must_name
     pool = {"node": ids_of(doc, "nodes"), "edge": ids_of(doc, "edges"), "loop": ids_of(doc, "loops"),
             "node or group": ids_of(doc, "nodes") + ids_of(doc, "groups")}.get(must, [])
     suggestion = did_you_mean(missing, list(dict.fromkeys(pool)))
@@ -97,7 +105,7 @@ def dangling_ref(issue: Issue, doc: dict, index: GraphIndex) -> list[Candidate]:
         kind = "preferred" if target is not None and target == suggestion else "offered"
         out.append(Candidate(title, ops, kind))
 
-    kind_holder = d.get("holder_kind")
+    kind_holder = f.holder_kind
     if kind_holder == "edge":
         if not sole(doc, "edges", holder):
             return []
@@ -185,9 +193,8 @@ def _shortest_path(index: GraphIndex, start: str, goal: str) -> list[str] | None
     return None
 
 
-def loop_back_edge(issue: Issue, doc: dict, index: GraphIndex) -> list[Candidate]:
-    d = issue.data
-    lid, variant = d.get("loop"), d.get("variant")
+def loop_back_edge(issue: Issue, f: LoopBackEdge, doc: dict, index: GraphIndex) -> list[Candidate]:
+    lid, variant = f.loop, f.variant
     li = position(issue, "loops")
     if li is None or not sole(doc, "loops", lid):
         return []
@@ -201,13 +208,13 @@ def loop_back_edge(issue: Issue, doc: dict, index: GraphIndex) -> list[Candidate
         return [Candidate(f"Mark edge {e['id']} ({e.get('from')} → {e.get('to')}) as the back edge of loop {lid}",
                           [{"op": "toggleLoopBack", "loop": lid, "edge": e["id"], "on": True}], kind)
                 for e in found if sole(doc, "edges", e["id"])]
-    edge_id = d.get("edge")
+    edge_id = f.edge
     edge = index.edge(edge_id)
     if edge is None:
         return []
     out: list[Candidate] = []
     if variant == "outside":
-        ends = [x for x in d.get("outside", []) if index.is_node(x)]
+        ends = [x for x in f.outside if index.is_node(x)]
         if ends:
             out.append(Candidate(f"Add {and_list(ends)} to loop {lid} so that back edge {edge_id} stays inside it",
                                  [{"op": "toggleLoopMember", "loop": lid, "node": x, "on": True} for x in ends],
@@ -230,18 +237,17 @@ def loop_back_edge(issue: Issue, doc: dict, index: GraphIndex) -> list[Candidate
 # --- E_GROUP_CYCLE, E_SECOND_LEAD, E_PERSON_LEAD --------------------------------------------------------
 
 
-def group_cycle(issue: Issue, doc: dict, index: GraphIndex) -> list[Candidate]:
-    ring = issue.data.get("ring") or []
-    gi = issue.data.get("closing_group_index")
-    if not ring or gi is None:
+def group_cycle(issue: Issue, f: GroupCycle, doc: dict, index: GraphIndex) -> list[Candidate]:
+    ring, gi = f.ring, f.closing_group_index
+    if not ring:
         return []
     holder = str_id(index.groups[gi]) or ""
     return [Candidate(f"Take group {ring[0]} out of group {holder} to break the ring", [remove(issue.pointers[0])],
                       "offered")]
 
 
-def second_lead(issue: Issue, doc: dict, index: GraphIndex) -> list[Candidate]:
-    leads = list(dict.fromkeys(issue.data.get("leads") or []))
+def second_lead(issue: Issue, f: SecondLead, doc: dict, index: GraphIndex) -> list[Candidate]:
+    leads = list(dict.fromkeys(f.leads))
     if any(not sole(doc, "nodes", x) for x in leads):
         return []
     out = []
@@ -252,8 +258,8 @@ def second_lead(issue: Issue, doc: dict, index: GraphIndex) -> list[Candidate]:
     return out
 
 
-def person_lead(issue: Issue, doc: dict, index: GraphIndex) -> list[Candidate]:
-    nid = issue.data.get("node")
+def person_lead(issue: Issue, f: PersonLead, doc: dict, index: GraphIndex) -> list[Candidate]:
+    nid = f.node
     if not sole(doc, "nodes", nid):
         return []
     return [Candidate(f'Make lead {nid} an agent\'s step (remove "by": "person")',
@@ -297,9 +303,9 @@ def returning_edges(index: GraphIndex, nodes: list[str], edge_ids: list[str]) ->
     return chosen
 
 
-def cycle_no_stop(issue: Issue, doc: dict, index: GraphIndex) -> list[Candidate]:
-    nodes = issue.data.get("nodes") or []
-    edge_ids = [e for e in issue.data.get("edges") or [] if isinstance(e, str)]
+def cycle_no_stop(issue: Issue, f: CycleNoStop, doc: dict, index: GraphIndex) -> list[Candidate]:
+    nodes = list(f.nodes)
+    edge_ids = [e for e in f.edges if isinstance(e, str)]
     if not nodes or not edge_ids or any(not sole(doc, "edges", e) for e in edge_ids):
         return []
     comp = set(nodes)
@@ -338,16 +344,16 @@ def cycle_no_stop(issue: Issue, doc: dict, index: GraphIndex) -> list[Candidate]
 # --- loops and stops ---------------------------------------------------------------------------------
 
 
-def stop_not_inspectable(issue: Issue, doc: dict, index: GraphIndex) -> list[Candidate]:
-    lid = issue.data.get("loop")
+def stop_not_inspectable(issue: Issue, f: StopNotInspectable, doc: dict, index: GraphIndex) -> list[Candidate]:
+    lid = f.loop
     if not sole(doc, "loops", lid):
         return []
     return [Candidate(f"Add a cap of 4 rounds to loop {lid} (a second brake besides its bar)",
                       [{"op": "addStop", "loop": lid, "kind": "max-iterations"}], "safe")]
 
 
-def long_loop_no_budget(issue: Issue, doc: dict, index: GraphIndex) -> list[Candidate]:
-    lid = issue.data.get("loop")
+def long_loop_no_budget(issue: Issue, f: LongLoopNoBudget, doc: dict, index: GraphIndex) -> list[Candidate]:
+    lid = f.loop
     li = position(issue, "loops")
     if li is None or not sole(doc, "loops", lid):
         return []
@@ -362,14 +368,14 @@ def long_loop_no_budget(issue: Issue, doc: dict, index: GraphIndex) -> list[Cand
     return out
 
 
-def only_max_iterations(issue: Issue, doc: dict, index: GraphIndex) -> list[Candidate]:
-    lid = issue.data.get("loop")
+def only_max_iterations(issue: Issue, f: OnlyMaxIterations, doc: dict, index: GraphIndex) -> list[Candidate]:
+    lid = f.loop
     li = position(issue, "loops")
     if li is None or not sole(doc, "loops", lid):
         return []
     budget = Candidate(f"Add a budget of {DEFAULT_BUDGET['limit']} {DEFAULT_BUDGET['measure']} to loop {lid}",
                        [{"op": "addStop", "loop": lid, "kind": "budget"}], "safe")
-    if issue.data.get("mode") == "grind":
+    if f.mode == "grind":
         return [budget]
     budget.kind = "offered"
     if has_inspectable_bar(index.loops[li], index):
@@ -381,9 +387,9 @@ def only_max_iterations(issue: Issue, doc: dict, index: GraphIndex) -> list[Cand
 # --- export codes ------------------------------------------------------------------------------------
 
 
-def no_target(issue: Issue, doc: dict, index: GraphIndex) -> list[Candidate]:
-    harness = issue.data.get("harness")
-    if issue.data.get("variant") == "unknown" and isinstance(harness, str):
+def no_target(issue: Issue, f: NoTarget, doc: dict, index: GraphIndex) -> list[Candidate]:
+    harness = f.harness
+    if f.variant == "unknown" and isinstance(harness, str):
         s = did_you_mean(harness, KNOWN_HARNESSES)
         if s is not None:
             return [Candidate(f'Target the {s} harness (instead of "{harness}")', [{"op": "setTarget", "harness": s}],
@@ -391,7 +397,7 @@ def no_target(issue: Issue, doc: dict, index: GraphIndex) -> list[Candidate]:
     return [Candidate(f"Target the {h} harness", [{"op": "setTarget", "harness": h}], "offered") for h in KNOWN_HARNESSES]
 
 
-def no_goal(issue: Issue, doc: dict, index: GraphIndex) -> list[Candidate]:
+def no_goal(issue: Issue, f: None, doc: dict, index: GraphIndex) -> list[Candidate]:
     """§8.6 automates nothing for a goal; the issue asks for an empty goal the person then types (our
     addition, "ask, do not invent"): the code stays until the goal is written."""
     if "goal" in doc:
@@ -407,9 +413,8 @@ def _outputs(node: dict | None) -> list[str]:
     return [o for o in items(node, "outputs") if isinstance(o, str)] if isinstance(node, dict) else []
 
 
-def critic_not_isolated(issue: Issue, doc: dict, index: GraphIndex) -> list[Candidate]:
-    d = issue.data
-    eid, cid, wid = d.get("edge"), d.get("critic"), d.get("writer")
+def critic_not_isolated(issue: Issue, f: CriticNotIsolated, doc: dict, index: GraphIndex) -> list[Candidate]:
+    eid, cid, wid = f.edge, f.critic, f.writer
     ei = position(issue, "edges")
     if ei is None or not sole(doc, "edges", eid):
         return []
@@ -419,7 +424,7 @@ def critic_not_isolated(issue: Issue, doc: dict, index: GraphIndex) -> list[Cand
     shown = ", ".join(evidence)
     fill = f"/edges/{ei}/evidence"
     out: list[Candidate] = []
-    if d.get("variant") == "shared":
+    if f.variant == "shared":
         patch: dict = {"isolation": "fresh"}
         title = f"Give critic {cid} a fresh context on edge {eid}"
         if wid and not has_evidence and evidence:
@@ -457,22 +462,20 @@ def _sole_owner_repairs(doc: dict, index: GraphIndex, artifact: str, owners: lis
     return out
 
 
-def ownership_conflict(issue: Issue, doc: dict, index: GraphIndex) -> list[Candidate]:
-    artifact = issue.data.get("artifact")
-    if not isinstance(artifact, str):
+def ownership_conflict(issue: Issue, f: OwnershipConflict, doc: dict, index: GraphIndex) -> list[Candidate]:
+    if not isinstance(f.artifact, str):
         return []
-    return _sole_owner_repairs(doc, index, artifact, issue.data.get("owners") or [])
+    return _sole_owner_repairs(doc, index, f.artifact, list(f.owners))
 
 
-def irreversible_no_gate(issue: Issue, doc: dict, index: GraphIndex) -> list[Candidate]:
-    d = issue.data
-    open_edges = d.get("open_edges") or []
-    if d.get("variant") != "open ways" or not open_edges or any(not sole(doc, "edges", e) for e in open_edges):
+def irreversible_no_gate(issue: Issue, f: IrreversibleNoGate, doc: dict, index: GraphIndex) -> list[Candidate]:
+    open_edges = list(f.open_edges)
+    if f.variant != "open ways" or not open_edges or any(not sole(doc, "edges", e) for e in open_edges):
         return []
-    node = d.get("node")
+    node = f.node
     ops = [{"op": "updateEdge", "id": e, "set": {"approval": True}} for e in open_edges]
     title = f"Ask a person before {node} runs: approval on {'edge' if len(open_edges) == 1 else 'edges'} {and_list(open_edges)}"
-    if not d.get("open_stops"):
+    if not f.open_stops:
         return [Candidate(title, ops, "safe")]
 
     def edges_gone(after: list) -> bool:
@@ -489,10 +492,10 @@ def irreversible_no_gate(issue: Issue, doc: dict, index: GraphIndex) -> list[Can
 # --- warnings ----------------------------------------------------------------------------------------
 
 
-def homogeneous_critics(issue: Issue, doc: dict, index: GraphIndex) -> list[Candidate]:
+def homogeneous_critics(issue: Issue, f: HomogeneousCritics, doc: dict, index: GraphIndex) -> list[Candidate]:
     out = []
-    for entry in issue.data.get("critics") or []:
-        cid, writers = entry.get("critic"), entry.get("writers") or []
+    for entry in f.critics:
+        cid, writers = entry.critic, entry.writers
         critic = index.node(cid)
         if critic is None or not sole(doc, "nodes", cid):
             continue
@@ -502,27 +505,25 @@ def homogeneous_critics(issue: Issue, doc: dict, index: GraphIndex) -> list[Cand
         model = critic.get("model")
         tier = model.get("tier") if isinstance(model, dict) else None
         new = "strong" if tier == "frontier" else "frontier"
-        out.append(Candidate(f"Put critic {cid} on the {new} tier ({entry.get('key')} is its writers' model too)",
+        out.append(Candidate(f"Put critic {cid} on the {new} tier ({entry.key} is its writers' model too)",
                              [{"op": "updateNode", "id": cid, "set": {"model": {"tier": new}}}], "offered"))
     return out
 
 
-def fanout_on_coupled(issue: Issue, doc: dict, index: GraphIndex) -> list[Candidate]:
-    d = issue.data
-    if d.get("variant") in ("node", "group"):
-        eid = d.get("edge")
+def fanout_on_coupled(issue: Issue, f: FanoutOnCoupled, doc: dict, index: GraphIndex) -> list[Candidate]:
+    if f.variant in ("node", "group"):
+        eid = f.edge
         if not sole(doc, "edges", eid):
             return []
-        return [Candidate(f"Run edge {eid} one at a time (concurrency max 1) into coupled {d.get('node')}",
+        return [Candidate(f"Run edge {eid} one at a time (concurrency max 1) into coupled {f.node}",
                           [{"op": "updateEdge", "id": eid, "set": {"concurrency": {"max": 1}}}], "safe")]
-    artifact = d.get("artifact")
-    if not isinstance(artifact, str):
+    if not isinstance(f.artifact, str):
         return []
-    return _sole_owner_repairs(doc, index, artifact, d.get("owners") or [])
+    return _sole_owner_repairs(doc, index, f.artifact, list(f.owners))
 
 
-def unreachable_node(issue: Issue, doc: dict, index: GraphIndex) -> list[Candidate]:
-    nid = issue.data.get("node")
+def unreachable_node(issue: Issue, f: UnreachableNode, doc: dict, index: GraphIndex) -> list[Candidate]:
+    nid = f.node
     node = index.node(nid)
     if node is None or not sole(doc, "nodes", nid):
         return []
@@ -531,7 +532,7 @@ def unreachable_node(issue: Issue, doc: dict, index: GraphIndex) -> list[Candida
     return [Candidate(f"Remove the unreachable node {nid}", [{"op": "removeNode", "id": nid}], "offered")]
 
 
-def no_terminal(issue: Issue, doc: dict, index: GraphIndex) -> list[Candidate]:
+def no_terminal(issue: Issue, f: NoTerminal, doc: dict, index: GraphIndex) -> list[Candidate]:
     reached = index.reached
     sinks = []
     for n in index.nodes:
@@ -558,8 +559,8 @@ def no_terminal(issue: Issue, doc: dict, index: GraphIndex) -> list[Candidate]:
                        {"op": "connect", "from": s, "to": done, **leave(s)}], kind) for s in sinks]
 
 
-def output_not_writable(issue: Issue, doc: dict, index: GraphIndex) -> list[Candidate]:
-    nid = issue.data.get("node")
+def output_not_writable(issue: Issue, f: OutputNotWritable, doc: dict, index: GraphIndex) -> list[Candidate]:
+    nid = f.node
     node = index.node(nid)
     if node is None or not sole(doc, "nodes", nid):
         return []
@@ -572,16 +573,16 @@ def output_not_writable(issue: Issue, doc: dict, index: GraphIndex) -> list[Cand
                       "preferred")]
 
 
-def person_fields_not_read(issue: Issue, doc: dict, index: GraphIndex) -> list[Candidate]:
-    nid, fields = issue.data.get("node"), issue.data.get("fields") or []
+def person_fields_not_read(issue: Issue, f: PersonFieldsNotRead, doc: dict, index: GraphIndex) -> list[Candidate]:
+    nid, fields = f.node, list(f.fields)
     if not fields or not sole(doc, "nodes", nid):
         return []
     return [Candidate(f"Drop {', '.join(fields)} from person's step {nid} (no person reads {'it' if len(fields) == 1 else 'them'})",
                       [{"op": "updateNode", "id": nid, "set": {f: None for f in fields}}], "preferred")]
 
 
-def group_overlap(issue: Issue, doc: dict, index: GraphIndex) -> list[Candidate]:
-    member, holders = issue.data.get("member"), issue.data.get("holders") or []
+def group_overlap(issue: Issue, f: GroupOverlap, doc: dict, index: GraphIndex) -> list[Candidate]:
+    member, holders = f.member, f.holders
     if not holders or not issue.pointers:
         return []
 
@@ -624,4 +625,4 @@ def graph_candidates(issue: Issue, doc: dict) -> list[Candidate]:
     builder = BUILDERS.get(issue.code)
     if builder is None:
         return []
-    return builder(issue, doc, build_index(doc))
+    return builder(issue, issue.facts, doc, build_index(doc))

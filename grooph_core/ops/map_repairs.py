@@ -11,14 +11,17 @@ from __future__ import annotations
 
 from typing import Callable
 
-from grooph_core.issues import Issue
+from grooph_core.issues import Facts, Issue
 from grooph_core.ops.graph_repairs import nearest, position
 from grooph_core.ops.map_edits import remove_session_graph, set_carrier_field, set_handoff_carrier, set_reference
 from grooph_core.ops.repair_types import Candidate
-from grooph_core.rules.map.semantics import CARRIER_LABELS
+from grooph_core.rules.map.carriers import HandoffNoCarrier
+from grooph_core.rules.map.graph_pointers import GraphUnresolved
+from grooph_core.rules.map.references import MapDanglingRef
+from grooph_core.rules.map.semantics import CARRIER_LABELS, End
 from grooph_core.text import is_blank
 
-MapBuilder = Callable[[Issue, dict], list[Candidate]]
+MapBuilder = Callable[[Issue, Facts | None, dict], list[Candidate]]
 
 
 def _ids(doc: dict, key: str) -> list[str]:
@@ -26,15 +29,14 @@ def _ids(doc: dict, key: str) -> list[str]:
     return [o["id"] for o in objs if isinstance(o, dict) and isinstance(o.get("id"), str)] if isinstance(objs, list) else []
 
 
-def dangling_ref(issue: Issue, doc: dict) -> list[Candidate]:
+def dangling_ref(issue: Issue, f: MapDanglingRef, doc: dict) -> list[Candidate]:
     """Point the reference at the close match (preferred) or another existing lane / end (offered,
     nearest names first)."""
-    d = issue.data
-    ref, field, holder = d.get("ref"), d.get("field"), d.get("holder_id")
+    ref, field, holder = f.ref, f.field, f.holder_id
     if not isinstance(ref, str) or not issue.pointers:
         return []
     pool = _ids(doc, "lanes") if field == "lane" else _ids(doc, "sessions") + _ids(doc, "people")
-    suggestion = d.get("suggestion")
+    suggestion = f.suggestion
     out = []
     for t in nearest(ref, pool, suggestion):
         if field == "lane":
@@ -48,36 +50,34 @@ def dangling_ref(issue: Issue, doc: dict) -> list[Candidate]:
     return out
 
 
-def _repo(end: dict) -> str | None:
-    repo = end.get("repo") if end.get("is") == "session" else None
+def _repo(end: End) -> str | None:
+    repo = end.repo if end.is_ == "session" else None
     return repo if isinstance(repo, str) and not is_blank(repo) else None
 
 
-def _person_name(end: dict) -> str | None:
-    if end.get("is") != "person":
+def _person_name(end: End) -> str | None:
+    if end.is_ != "person":
         return None
-    name = end.get("name")
-    return name if isinstance(name, str) and not is_blank(name) else end.get("id")
+    name = end.name
+    return name if isinstance(name, str) and not is_blank(name) else end.id
 
 
-def handoff_no_carrier(issue: Issue, doc: dict) -> list[Candidate]:
-    d = issue.data
-    hid = d.get("handoff")
+def handoff_no_carrier(issue: Issue, f: HandoffNoCarrier, doc: dict) -> list[Candidate]:
+    hid = f.handoff
     hi = position(issue, "handoffs")
     if hi is None:
         return []
-    ends = d.get("ends") or {}
-    frm, to = ends.get("from") or {}, ends.get("to") or {}
-    can = d.get("kinds_that_can_carry") or []
+    frm, to = f.from_end, f.to_end
+    can = f.kinds_that_can_carry
     repos = list(dict.fromkeys(r for r in (_repo(frm), _repo(to)) if r))
     person_end = _person_name(to) or _person_name(frm)
     out: list[Candidate] = []
 
-    if d.get("variant") == "unnamed":
-        kind, field = d.get("kind"), d.get("field")
+    if f.variant == "unnamed":
+        kind, field = f.kind, f.field
         label = CARRIER_LABELS.get(kind, str(kind))
         if kind in ("branch", "pull-request"):
-            for r in ([d["from_repo"]] if d.get("from_repo") else []) + [r for r in repos if r != d.get("from_repo")]:
+            for r in ([f.from_repo] if f.from_repo else []) + [r for r in repos if r != f.from_repo]:
                 out.append(Candidate(f"Name the repository of {hid}'s {label}: {r}",
                                      [set_carrier_field(hi, "repo", r)], "offered"))
         if kind == "person" and _person_name(to):
@@ -89,12 +89,12 @@ def handoff_no_carrier(issue: Issue, doc: dict) -> list[Candidate]:
                                  "offered", fill=f"/handoffs/{hi}/carrier/{field}", keeps_code=True))
         return out
 
-    if d.get("starts_at_person"):
-        who = _person_name(frm) or d.get("from")
+    if f.starts_at_person:
+        who = _person_name(frm) or f.from_
         return [Candidate(f"Carry {hid} by a person: {who}, who starts it",
                           [set_handoff_carrier(hi, {"kind": "person"})], "preferred")]
-    both_sessions = frm.get("is") == "session" and to.get("is") == "session"
-    same_lane_facts = both_sessions and frm.get("lane_exists") and to.get("lane_exists")
+    both_sessions = frm.is_ == "session" and to.is_ == "session"
+    same_lane_facts = both_sessions and frm.lane_exists and to.lane_exists
     fill_base = f"/handoffs/{hi}/carrier"
     for kind in can:
         label = CARRIER_LABELS[kind]
@@ -107,10 +107,10 @@ def handoff_no_carrier(issue: Issue, doc: dict) -> list[Candidate]:
                 out.append(Candidate(f"Carry {hid} by {label} (the repository to fill in)",
                                      [set_handoff_carrier(hi, {"kind": kind, "repo": ""})], "offered",
                                      fill=f"{fill_base}/repo", keeps_code=True))
-        elif kind == "session-message" and same_lane_facts and d.get("from") != d.get("to"):
+        elif kind == "session-message" and same_lane_facts and f.from_ != f.to:
             out.append(Candidate(f"Carry {hid} by session message (both sessions share one harness and account)",
                                  [set_handoff_carrier(hi, {"kind": kind})], "offered"))
-        elif kind == "scheduled-message" and both_sessions and d.get("from") == d.get("to"):
+        elif kind == "scheduled-message" and both_sessions and f.from_ == f.to:
             out.append(Candidate(f"Carry {hid} by scheduled message (the session wakes itself)",
                                  [set_handoff_carrier(hi, {"kind": kind})], "offered"))
         elif kind == "person":
@@ -121,18 +121,18 @@ def handoff_no_carrier(issue: Issue, doc: dict) -> list[Candidate]:
                 out.append(Candidate(f"Carry {hid} by a person (who carries it to fill in)",
                                      [set_handoff_carrier(hi, {"kind": "person", "who": ""})], "offered",
                                      fill=f"{fill_base}/who", keeps_code=True))
-        elif kind == "notification" and to.get("is") == "person":
+        elif kind == "notification" and to.is_ == "person":
             out.append(Candidate(f"Carry {hid} by notification to {_person_name(to)}",
                                  [set_handoff_carrier(hi, {"kind": kind})], "offered"))
     # complete carriers first, then those with a value to fill in
     return [c for c in out if c.fill is None] + [c for c in out if c.fill is not None]
 
 
-def graph_unresolved(issue: Issue, doc: dict) -> list[Candidate]:
+def graph_unresolved(issue: Issue, f: GraphUnresolved, doc: dict) -> list[Candidate]:
     si = position(issue, "sessions")
     if si is None:
         return []
-    return [Candidate(f"Remove the graph pointer of session {issue.data.get('session')}", [remove_session_graph(si)],
+    return [Candidate(f"Remove the graph pointer of session {f.session}", [remove_session_graph(si)],
                       "offered")]
 
 
@@ -145,5 +145,5 @@ BUILDERS: dict[str, MapBuilder] = {
 
 def map_candidates(issue: Issue, doc: dict) -> list[Candidate]:
     builder = BUILDERS.get(issue.code)
-    return builder(issue, doc) if builder is not None else []
+    return builder(issue, issue.facts, doc) if builder is not None else []
 

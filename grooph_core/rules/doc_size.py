@@ -7,11 +7,12 @@ measured without its top-level `layout`, a map as it is. Exactly 24,000 passes.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from grooph_core.canonical import _number as canonical_number
 from grooph_core.canonical import canonical_text
-from grooph_core.issues import Issue, make
+from grooph_core.issues import Facts, Issue, make
 from grooph_core.text import js_number, utf16_len
 
 LIMIT = 24_000
@@ -78,6 +79,15 @@ def canonical_size(value: Any) -> int | None:
     return size
 
 
+@dataclass(frozen=True)
+class DocTooLarge(Facts):
+    """W_DOC_TOO_LARGE: the canonical `size` and the `limit` it is over."""
+
+    code = "W_DOC_TOO_LARGE"
+    size: int
+    limit: int
+
+
 def doc_size_issues(value: Any, kind: str) -> list[Issue]:
     """One warning when the document is over the budget, `at` the document's id, pointer the root."""
     size = document_size(value, kind)
@@ -97,4 +107,4 @@ def doc_size_issues(value: Any, kind: str) -> list[Issue]:
             f"the graph is {size} characters in canonical form (without its layout), over the {LIMIT:,}-character "
             "budget a model can rewrite in one pass; shorten the briefs (refer to files by path) or split the graph"
         )
-    return [make("W_DOC_TOO_LARGE", message, at, ("",), size=size, limit=LIMIT)]
+    return [make("W_DOC_TOO_LARGE", message, at, ("",), facts=DocTooLarge(size, LIMIT))]

@@ -35,7 +35,7 @@ def test_graph_md_7_example():
     assert issue.code == "W_DOC_TOO_LARGE" and issue.severity == "warning"
     assert issue.at == ("g",) and issue.pointers == ("",)
     assert f" {size} characters" in issue.message and "24,000" in issue.message  # plain digits for the size
-    assert issue.data["size"] == size
+    assert issue.facts.size == size
 
 
 def test_exactly_the_limit_passes():

@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
-from grooph_core.issues import Issue, make
+from dataclasses import dataclass
+from typing import Literal
+
+from grooph_core.issues import Facts, Issue, make
 from grooph_core.rules.graph.semantics import (
     GraphIndex,
     is_agent,
@@ -20,12 +23,24 @@ from grooph_core.rules.graph.semantics import (
 from grooph_core.text import quoted
 
 
+@dataclass(frozen=True)
+class CriticNotIsolated(Facts):
+    """E_CRITIC_NOT_ISOLATED: `variant`, `edge`, `critic`, `policy`, `writer` (or None)."""
+
+    code = "E_CRITIC_NOT_ISOLATED"
+    variant: Literal["shared", "no evidence"]
+    edge: str
+    critic: str
+    policy: str
+    writer: object
+
+
 def critic_not_isolated_issues(doc: dict, index: GraphIndex) -> list[Issue]:
     """Per edge into a critic-family agent that is not a person's step and that a critic-isolation
     policy covers: "shared" isolation, else (from a writer, persons included) no evidence list.
 
     Pointer: the edge's `isolation` ("shared"); the edge's `evidence` when it is an empty list, else the
-    edge's id ("no evidence"). `data`: `variant`, `edge`, `critic`, `policy`, `writer` (or None)."""
+    edge's id ("no evidence"). Facts: `CriticNotIsolated`."""
     policies = [p for p in index.policies if isinstance(p, dict) and p.get("kind") == "critic-isolation"]
     if not policies:
         return []
@@ -45,8 +60,8 @@ def critic_not_isolated_issues(doc: dict, index: GraphIndex) -> list[Issue]:
             msg = (f'edge "{eid}" brings shared context to critic "{cid}", but policy "{pid}" requires critic '
                    f"isolation; switch the edge to fresh isolation and give it an evidence list")
             out.append(make("E_CRITIC_NOT_ISOLATED", msg, [eid, cid], [f"/edges/{i}/isolation"],
-                            variant="shared", edge=eid, critic=cid, policy=pid,
-                            writer=e.get("from") if is_writer_family(index.node(e.get("from"))) else None))
+                            facts=CriticNotIsolated("shared", eid, cid, pid, e.get("from") if is_writer_family(
+                                index.node(e.get("from"))) else None)))
             continue
         w = index.node(e.get("from"))
         if is_writer_family(w) and not items(e, "evidence"):
@@ -54,8 +69,8 @@ def critic_not_isolated_issues(doc: dict, index: GraphIndex) -> list[Issue]:
             ptr = f"/edges/{i}/evidence" if isinstance(e.get("evidence"), list) else f"/edges/{i}/id"
             msg = (f'edge "{eid}" brings writer "{wid}"\'s work to critic "{cid}" with no evidence list, but policy '
                    f'"{pid}" requires critic isolation; keep the edge fresh and list the evidence the critic may read')
-            out.append(make("E_CRITIC_NOT_ISOLATED", msg, [eid, wid, cid], [ptr], variant="no evidence",
-                            edge=eid, critic=cid, policy=pid, writer=wid))
+            out.append(make("E_CRITIC_NOT_ISOLATED", msg, [eid, wid, cid], [ptr],
+                            facts=CriticNotIsolated("no evidence", eid, cid, pid, wid)))
     return out
 
 
@@ -103,12 +118,29 @@ def _coverage(policies: list[dict], index: GraphIndex):
     return first_covering
 
 
+@dataclass(frozen=True)
+class CriticOnWritersModel:
+    """One flagged critic of W_HOMOGENEOUS_CRITICS: its `writers` and the shared model `key` (rendered as
+    in the message)."""
+
+    critic: str
+    writers: tuple[str, ...]
+    key: str
+
+
+@dataclass(frozen=True)
+class HomogeneousCritics(Facts):
+    """W_HOMOGENEOUS_CRITICS: `critics`, in document order."""
+
+    code = "W_HOMOGENEOUS_CRITICS"
+    critics: tuple[CriticOnWritersModel, ...]
+
+
 def homogeneous_critics_issues(doc: dict, index: GraphIndex) -> list[Issue]:
     """One warning for the whole graph when some critic's nearest writers (§2.10; agents' steps only)
     all share its model key.
 
-    Pointers: each flagged critic's `model` (its id when it has none). `data`: `critics` (a list of
-    {critic, writers, key} in document order, `key` rendered as in the message)."""
+    Pointers: each flagged critic's `model` (its id when it has none). Facts: `HomogeneousCritics`."""
     harness = named_harness(doc)
     flagged = []  # (position, critic id, writers, rendered key)
     for i, c in enumerate(index.nodes):
@@ -136,4 +168,4 @@ def homogeneous_critics_issues(doc: dict, index: GraphIndex) -> list[Issue]:
     pointers = [f"/nodes/{i}/model" if isinstance(index.nodes[i].get("model"), dict) else f"/nodes/{i}/id"
                 for i, _, _, _ in flagged]
     return [make("W_HOMOGENEOUS_CRITICS", msg, at, pointers,
-                 critics=[{"critic": cid, "writers": ws, "key": key} for _, cid, ws, key in flagged])]
+                 facts=HomogeneousCritics(tuple(CriticOnWritersModel(cid, tuple(ws), key) for _, cid, ws, key in flagged)))]

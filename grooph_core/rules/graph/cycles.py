@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from grooph_core.issues import Issue, make
+from dataclasses import dataclass
+
+from grooph_core.issues import Facts, Issue, make
 from grooph_core.rules.graph.semantics import GraphIndex, items, str_id, strings, strongly_connected_components
 
 
@@ -48,16 +50,25 @@ def uncovered_cycles(index: GraphIndex) -> list[tuple[list[str], list[int]]]:
     return list(zip(comps, inside))
 
 
+@dataclass(frozen=True)
+class CycleNoStop(Facts):
+    """E_CYCLE_NO_STOP: `nodes` (node order) and `edges` (ids of the edges inside the component,
+    document order)."""
+
+    code = "E_CYCLE_NO_STOP"
+    nodes: tuple[str, ...]
+    edges: tuple[object, ...]
+
+
 def cycle_no_stop_issues(doc: dict, index: GraphIndex) -> list[Issue]:
     """One issue per uncovered strongly connected component (not per elementary cycle).
 
-    Pointers: the ids of the edges inside the component. `data`: `nodes` (node order) and `edges` (ids of the
-    edges inside it, document order)."""
+    Pointers: the ids of the edges inside the component. Facts: `CycleNoStop`."""
     out = []
     for nodes, edge_pos in uncovered_cycles(index):
         chain = " → ".join(nodes)
         msg = (f"the cycle through {chain} is not covered by any loop with a stop; make it a loop: list the "
                f"returning edge as its back edge and give it a max-iterations stop and a budget")
         out.append(make("E_CYCLE_NO_STOP", msg, nodes, [f"/edges/{p}/id" for p in edge_pos],
-                        nodes=nodes, edges=[index.edge_id_at(p) for p in edge_pos]))
+                        facts=CycleNoStop(tuple(nodes), tuple(index.edge_id_at(p) for p in edge_pos))))
     return out

@@ -3,15 +3,27 @@
 
 from __future__ import annotations
 
-from grooph_core.issues import Issue, make
+from dataclasses import dataclass
+from typing import Literal
+
+from grooph_core.issues import Facts, Issue, make
 from grooph_core.rules.graph.semantics import KNOWN_HARNESSES, GraphIndex, find_slots, is_person_step, str_id
 from grooph_core.text import is_blank, quoted
+
+
+@dataclass(frozen=True)
+class NoTarget(Facts):
+    """E_NO_TARGET: `variant`, `harness` (the value written there, or None)."""
+
+    code = "E_NO_TARGET"
+    variant: Literal["missing", "unknown"]
+    harness: object
 
 
 def no_target_issues(doc: dict, index: GraphIndex) -> list[Issue]:
     """`target` absent or its harness blank ("missing"); else a harness with no compiler ("unknown").
 
-    Pointer: `/target/harness`, or the root when `target` is absent. `data`: `variant`, `harness`."""
+    Pointer: `/target/harness`, or the root when `target` is absent. Facts: `NoTarget`."""
     gid = index.graph_id
     target = doc.get("target")
     harness = target.get("harness") if isinstance(target, dict) else None
@@ -19,12 +31,12 @@ def no_target_issues(doc: dict, index: GraphIndex) -> list[Issue]:
         ptr = "/target/harness" if isinstance(target, dict) and "harness" in target else ("/target" if isinstance(target, dict) else "")
         msg = ("no target harness is named: set target.harness (claude-code or codex) to export a package "
                "for a harness")
-        return [make("E_NO_TARGET", msg, [gid], [ptr], variant="missing", harness=harness)]
+        return [make("E_NO_TARGET", msg, [gid], [ptr], facts=NoTarget("missing", harness))]
     if harness in KNOWN_HARNESSES:
         return []
     msg = (f'the target harness "{harness}" has no compiler (known: {quoted(KNOWN_HARNESSES)}), so no package '
            f"can be produced; the document remains usable as a plan")
-    return [make("E_NO_TARGET", msg, [gid], ["/target/harness"], variant="unknown", harness=harness)]
+    return [make("E_NO_TARGET", msg, [gid], ["/target/harness"], facts=NoTarget("unknown", harness))]
 
 
 def no_goal_issues(doc: dict, index: GraphIndex) -> list[Issue]:
@@ -47,20 +59,38 @@ def is_template_issues(doc: dict, index: GraphIndex) -> list[Issue]:
     return [make("E_IS_TEMPLATE", msg, [gid], ["/template"])]
 
 
+@dataclass(frozen=True)
+class UnfilledSlot(Facts):
+    """E_UNFILLED_SLOT: the slot `key` and the `holders` whose text holds it."""
+
+    code = "E_UNFILLED_SLOT"
+    key: str
+    holders: tuple[str, ...]
+
+
 def unfilled_slot_issues(doc: dict, index: GraphIndex) -> list[Issue]:
     """One issue per distinct slot key (§2.12), in discovery order.
 
-    Pointers: every string value containing the slot. `data`: `key`, `holders`."""
+    Pointers: every string value containing the slot. Facts: `UnfilledSlot`."""
     out = []
     for use in find_slots(doc):
         msg = (f"the slot {{{{{use.key}}}}} is still in the text of {quoted(use.holders)}; replace it with the "
                f"real value before export")
-        out.append(make("E_UNFILLED_SLOT", msg, use.holders, use.pointers, key=use.key, holders=list(use.holders)))
+        out.append(make("E_UNFILLED_SLOT", msg, use.holders, use.pointers,
+                        facts=UnfilledSlot(use.key, tuple(use.holders))))
     return out
 
 
+@dataclass(frozen=True)
+class PersonStepNotCompiled(Facts):
+    """E_PERSON_STEP_NOT_COMPILED: the person's `steps` (ids, document order)."""
+
+    code = "E_PERSON_STEP_NOT_COMPILED"
+    steps: tuple[str, ...]
+
+
 def person_step_not_compiled_issues(doc: dict, index: GraphIndex) -> list[Issue]:
-    """One issue listing every person's step (§2.2). Pointers: each step's `by`. `data`: `steps`."""
+    """One issue listing every person's step (§2.2). Pointers: each step's `by`. Facts: `PersonStepNotCompiled`."""
     steps = [(i, str_id(n) or "") for i, n in enumerate(index.nodes) if is_person_step(n)]
     if not steps:
         return []
@@ -74,7 +104,8 @@ def person_step_not_compiled_issues(doc: dict, index: GraphIndex) -> list[Issue]
     msg = (f"{which}, and no harness package can contain a step performed by a person yet, so none is "
            f"produced; the document can still be exported as a plan; running it in a harness would take "
            f"turning {them} into {it}")
-    return [make("E_PERSON_STEP_NOT_COMPILED", msg, ids, [f"/nodes/{i}/by" for i, _ in steps], steps=ids)]
+    return [make("E_PERSON_STEP_NOT_COMPILED", msg, ids, [f"/nodes/{i}/by" for i, _ in steps],
+                 facts=PersonStepNotCompiled(tuple(ids)))]
 
 
 def export_issues(doc: dict, index: GraphIndex) -> list[Issue]:

@@ -3,7 +3,11 @@
 
 from __future__ import annotations
 
-from grooph_core.issues import Issue, make
+from dataclasses import dataclass
+from functools import partial
+from typing import Literal
+
+from grooph_core.issues import Facts, Issue, make
 from grooph_core.rules.graph.semantics import GraphIndex, is_agent, is_entry_node, is_person_step, items, stop_kind, str_id
 from grooph_core.text import quoted
 
@@ -29,13 +33,38 @@ def _is_gated_edge(e: dict, index: GraphIndex) -> bool:
     return src is not None and src.get("kind") == "human-gate"
 
 
+@dataclass(frozen=True)
+class OpenStop:
+    """A stop that continues at the node without a person deciding: its loop (id and position), its
+    index in `stops`, its kind."""
+
+    loop: str
+    loop_index: int
+    stop: int
+    kind: str
+
+
+@dataclass(frozen=True)
+class IrreversibleNoGate(Facts):
+    """E_IRREVERSIBLE_NO_GATE: `variant`, `node`, `actions`, `inbound` (edge ids), `open_edges` (ids),
+    `open_stops`, `loops` (the ids of the open stops' loops, "open ways" only)."""
+
+    code = "E_IRREVERSIBLE_NO_GATE"
+    variant: Literal["starts here", "nothing leads to it", "open ways"]
+    node: str
+    actions: tuple[str, ...]
+    inbound: tuple[object, ...]
+    open_edges: tuple[object, ...]
+    open_stops: tuple[OpenStop, ...]
+    loops: tuple[str, ...]
+
+
 def irreversible_no_gate_issues(doc: dict, index: GraphIndex) -> list[Issue]:
     """Per agent's step (not a person's) with irreversible actions, the first matching variant:
     "starts here" (an entry with a way in), none (every way gated), "nothing leads to it", "open ways".
 
     Pointers: "open ways": each open edge's id, then each open stop's `then`; otherwise the node's
-    `irreversible`, then the ways in. `data`: `variant`, `node`, `actions`, `inbound` (edge ids),
-    `open_edges` (ids), `open_stops` (list of {loop, loop_index, stop, kind}), `loops` (ids)."""
+    `irreversible`, then the ways in. Facts: `IrreversibleNoGate`."""
     stops_by_target = led_stops(index)
     out = []
     for i, n in enumerate(index.nodes):
@@ -53,9 +82,9 @@ def irreversible_no_gate_issues(doc: dict, index: GraphIndex) -> list[Issue]:
                 f'({", ".join(actions)})')
         base = f"/nodes/{i}/irreversible"
         inbound_ids = [index.edge_id_at(p) for p in inbound]
-        data = dict(node=nid, actions=actions, inbound=inbound_ids,
-                    open_edges=[index.edge_id_at(p) for p in open_edges],
-                    open_stops=[{"loop": lid, "loop_index": li, "stop": k, "kind": kind} for li, lid, k, kind in open_stops])
+        facts = partial(IrreversibleNoGate, node=nid, actions=tuple(actions), inbound=tuple(inbound_ids),
+                        open_edges=tuple(index.edge_id_at(p) for p in open_edges),
+                        open_stops=tuple(OpenStop(lid, li, k, kind) for li, lid, k, kind in open_stops))
         if (inbound or led) and is_entry_node(nid, index):
             ways = []
             if inbound:
@@ -66,15 +95,15 @@ def irreversible_no_gate_issues(doc: dict, index: GraphIndex) -> list[Issue]:
             msg = (f"{what}, and the run starts at it: only {' and '.join(ways)} {verb} there, so the first time "
                    f"nobody is asked; put a human gate in front of it")
             pointers = [base] + [f"/edges/{p}/id" for p in inbound] + [f"/loops/{li}/stops/{k}/then" for li, _, k, _ in led]
-            out.append(make("E_IRREVERSIBLE_NO_GATE", msg, [nid] + inbound_ids, pointers, variant="starts here",
-                            loops=[], **data))
+            out.append(make("E_IRREVERSIBLE_NO_GATE", msg, [nid] + inbound_ids, pointers,
+                            facts=facts(variant="starts here", loops=())))
             continue
         if (inbound or led) and not open_edges and not open_stops:
             continue
         if not inbound and not led:
             msg = f"{what}, and nothing leads to it, so no person decides before it runs; put a human gate in front of it"
-            out.append(make("E_IRREVERSIBLE_NO_GATE", msg, [nid], [base], variant="nothing leads to it", loops=[],
-                            **data))
+            out.append(make("E_IRREVERSIBLE_NO_GATE", msg, [nid], [base],
+                            facts=facts(variant="nothing leads to it", loops=())))
             continue
         loops = list(dict.fromkeys(lid for _, lid, _, _ in open_stops))
         ways = []
@@ -91,5 +120,6 @@ def irreversible_no_gate_issues(doc: dict, index: GraphIndex) -> list[Issue]:
         msg = f"{what}, and it can be reached without a person deciding: by {'; by '.join(ways)}; {'; '.join(advice)}"
         pointers = [f"/edges/{p}/id" for p in open_edges] + [f"/loops/{li}/stops/{k}/then" for li, _, k, _ in open_stops]
         at = [nid] + [index.edge_id_at(p) for p in open_edges] + loops
-        out.append(make("E_IRREVERSIBLE_NO_GATE", msg, at, pointers, variant="open ways", loops=loops, **data))
+        out.append(make("E_IRREVERSIBLE_NO_GATE", msg, at, pointers,
+                        facts=facts(variant="open ways", loops=tuple(loops))))
     return out

@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 from collections import Counter, deque
+from dataclasses import dataclass
 
-from grooph_core.issues import Issue, make
+from grooph_core.issues import Facts, Issue, make
 from grooph_core.rules.graph.semantics import GraphIndex, groups_held_by, items, str_id, strongly_connected_components
 
 # The spec enumerates simple paths, which can explode on a dense tangle of groups. We prune every
@@ -93,12 +94,22 @@ def group_rings(index: GraphIndex) -> list[tuple[list[str], int]]:
     return rings
 
 
+@dataclass(frozen=True)
+class GroupCycle(Facts):
+    """E_GROUP_CYCLE: `ring` (the path), `closing_group_index`, `closing_member` (the index of the
+    closing entry in that group's `members`)."""
+
+    code = "E_GROUP_CYCLE"
+    ring: tuple[str, ...]
+    closing_group_index: int
+    closing_member: int
+
+
 def group_cycle_issues(doc: dict, index: GraphIndex) -> list[Issue]:
     """One issue per distinct ring of groups, at its first discovery (graph.md §5).
 
     Pointer: the member entry that closes the ring (in the last group of the path); `related`: the
-    entries leading round the ring. `data`: `ring` (the path), `closing_group_index`, `closing_member`
-    (the index of that entry in its group's `members`)."""
+    entries leading round the ring. Facts: `GroupCycle`."""
     out = []
     for path, si in group_rings(index):
         sid = path[0]
@@ -114,7 +125,7 @@ def group_cycle_issues(doc: dict, index: GraphIndex) -> list[Issue]:
         else:
             msg = f"groups form a ring: {' → '.join(path + [sid])}; groups must nest like a tree"
         out.append(make("E_GROUP_CYCLE", msg, path, [f"/groups/{last_pos}/members/{j}"], related=related,
-                        ring=list(path), closing_group_index=last_pos, closing_member=j))
+                        facts=GroupCycle(tuple(path), last_pos, j)))
     return out
 
 
@@ -123,12 +134,23 @@ def _and_list(ids: list[str]) -> str:
     return q[0] if len(q) == 1 else ", ".join(q[:-1]) + " and " + q[-1]
 
 
+@dataclass(frozen=True)
+class GroupOverlap(Facts):
+    """W_GROUP_OVERLAP: `member`, `member_kind` ("node" | "group"), `holders` (innermost ids),
+    `holder_indexes` (their positions in `groups`)."""
+
+    code = "W_GROUP_OVERLAP"
+    member: str
+    member_kind: str
+    holders: tuple[str, ...]
+    holder_indexes: tuple[int, ...]
+
+
 def group_overlap_issues(doc: dict, index: GraphIndex) -> list[Issue]:
     """One warning per member id held by two or more innermost groups (graph.md §5 `W_GROUP_OVERLAP`).
 
     Pointers: the member entries naming it in the innermost holders after the first; `related`: its
-    entry in the first. `data`: `member`, `member_kind` ("node" | "group"), `holders` (innermost ids),
-    `holder_indexes` (their positions in `groups`)."""
+    entry in the first. Facts: `GroupOverlap`."""
     holders: dict[str, list[int]] = {}
     for gi, g in enumerate(index.groups):
         gid = str_id(g)
@@ -168,5 +190,5 @@ def group_overlap_issues(doc: dict, index: GraphIndex) -> list[Issue]:
         related = [(f"/groups/{first}/members/{_member_entry(index.groups[first], m)}",
                     f'"{m}" in group "{inner_ids[0]}", where views draw it')]
         out.append(make("W_GROUP_OVERLAP", msg, [m] + inner_ids, pointers, related=related,
-                        member=m, member_kind=kind, holders=inner_ids, holder_indexes=inner))
+                        facts=GroupOverlap(m, kind, tuple(inner_ids), tuple(inner))))
     return out

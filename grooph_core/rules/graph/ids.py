@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from grooph_core.issues import Issue, make
+from dataclasses import dataclass
+
+from grooph_core.issues import Facts, Issue, make
 from grooph_core.rules.graph.semantics import GraphIndex, items
 from grooph_core.semantics.references import ID_LISTS as REFERENCE_ID_LISTS
 
@@ -25,11 +27,21 @@ def id_occurrences(doc: dict) -> list[tuple[str, str, str]]:
     return out
 
 
+@dataclass(frozen=True)
+class DuplicateId(Facts):
+    """E_DUPLICATE_ID in a graph: `id`, `places` (the place names) and `pointers_all` (the pointer of
+    every copy, the first included)."""
+
+    code = "E_DUPLICATE_ID"
+    id: str
+    places: tuple[str, ...]
+    pointers_all: tuple[str, ...]
+
+
 def duplicate_id_issues(doc: dict, index: GraphIndex) -> list[Issue]:
     """One issue per id that occurs more than once, in the order each was first met.
 
-    Pointers: every copy after the first; `related`: the first copy. `data`: `id`, `places` (the
-    place names) and `pointers_all` (the pointer of every copy, the first included)."""
+    Pointers: every copy after the first; `related`: the first copy. Facts: `DuplicateId`."""
     counts: dict[str, int] = {}
     gid = doc.get("id")
     if isinstance(gid, str):
@@ -52,6 +64,6 @@ def duplicate_id_issues(doc: dict, index: GraphIndex) -> list[Issue]:
         out.append(make(
             "E_DUPLICATE_ID", msg, [ident], [ptr for _, ptr in occ[1:]],
             related=[(occ[0][1], f'first use of "{ident}" ({occ[0][0]})')],
-            id=ident, places=places, pointers_all=[ptr for _, ptr in occ],
+            facts=DuplicateId(ident, tuple(places), tuple(ptr for _, ptr in occ)),
         ))
     return out

@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
-from grooph_core.issues import Issue, make
+from dataclasses import dataclass
+from typing import Literal
+
+from grooph_core.issues import Facts, Issue, make
 from grooph_core.rules.graph.semantics import (
     SHORT_CAP,
     GraphIndex,
@@ -83,13 +86,27 @@ def closes_inside(index: GraphIndex, edge: dict, members) -> bool:
     return False
 
 
+@dataclass(frozen=True)
+class LoopBackEdge(Facts):
+    """E_LOOP_BACK_EDGE: `loop`, `variant`, and for "outside" and "no cycle" the back edge (`edge`, its
+    `back_index`, its ends `from_` and `to`) and `outside` (the ends that are not members)."""
+
+    code = "E_LOOP_BACK_EDGE"
+    loop: str
+    variant: Literal["empty", "outside", "no cycle"]
+    edge: str | None = None
+    back_index: int | None = None
+    from_: object = None
+    to: object = None
+    outside: tuple = ()
+
+
 def loop_back_edge_issues(doc: dict, index: GraphIndex) -> list[Issue]:
     """Per loop: empty `back` (one issue, nothing else checked); else per existing back edge, an end
     outside the members, or no closing path inside them.
 
     Pointer: the `back` array, or the offending `back` entry; `related`: the loop and the edge.
-    `data`: `loop`, `variant` ("empty" | "outside" | "no cycle"), and for the last two `edge`,
-    `back_index`, `from`, `to`, `outside` (the ends that are not members)."""
+    Facts: `LoopBackEdge`."""
     out: list[Issue] = []
     for i, loop, lid in _loops(index):
         back = items(loop, "back")
@@ -97,7 +114,7 @@ def loop_back_edge_issues(doc: dict, index: GraphIndex) -> list[Issue]:
             out.append(make(
                 "E_LOOP_BACK_EDGE",
                 f'loop "{lid}" has no back edge; list the edge that returns from a later member to an earlier one',
-                [lid], [f"/loops/{i}/back"], related=[_loop_related(i, lid)], loop=lid, variant="empty"))
+                [lid], [f"/loops/{i}/back"], related=[_loop_related(i, lid)], facts=LoopBackEdge(lid, "empty")))
             continue
         members = index.loop_members[i]
         # One component pass per loop when it has many back edges over many members; a plain search
@@ -127,16 +144,23 @@ def loop_back_edge_issues(doc: dict, index: GraphIndex) -> list[Issue]:
                        f'members: no path leads from "{t}" back to "{f}" through members only')
                 variant = "no cycle"
             out.append(make("E_LOOP_BACK_EDGE", msg, [lid, b], [f"/loops/{i}/back/{j}"], related=related,
-                            loop=lid, variant=variant, edge=b, back_index=j, **{"from": f, "to": t},
-                            outside=outside))
+                            facts=LoopBackEdge(lid, variant, b, j, f, t, tuple(outside))))
     return out
+
+
+@dataclass(frozen=True)
+class JudgmentLoopNoBar(Facts):
+    """E_JUDGMENT_LOOP_NO_BAR: `loop`, `variant`."""
+
+    code = "E_JUDGMENT_LOOP_NO_BAR"
+    loop: str
+    variant: Literal["no bar", "nothing inspectable"]
 
 
 def judgment_loop_no_bar_issues(doc: dict, index: GraphIndex) -> list[Issue]:
     """One issue per judgment loop (§2.4) without an inspectable bar (§2.5).
 
-    Pointer: the loop's id (no bar) or `bar.inspects`. `data`: `loop`, `variant` ("no bar" | "nothing
-    inspectable")."""
+    Pointer: the loop's id (no bar) or `bar.inspects`. Facts: `JudgmentLoopNoBar`."""
     out = []
     for i, loop, lid in _loops(index):
         if loop_mode(loop, index) != "judgment" or has_inspectable_bar(loop, index):
@@ -144,20 +168,29 @@ def judgment_loop_no_bar_issues(doc: dict, index: GraphIndex) -> list[Issue]:
         if not isinstance(loop.get("bar"), dict):
             msg = (f'loop "{lid}" is a judgment loop (a critic decides whether it goes round again) but has no '
                    f"bar; add one that states when to stop and what the critic examines")
-            out.append(make("E_JUDGMENT_LOOP_NO_BAR", msg, [lid], [f"/loops/{i}/id"], loop=lid, variant="no bar"))
+            out.append(make("E_JUDGMENT_LOOP_NO_BAR", msg, [lid], [f"/loops/{i}/id"], facts=JudgmentLoopNoBar(lid, "no bar")))
         else:
             msg = (f'loop "{lid}" is a judgment loop, but its bar lists nothing that can be examined; it needs an '
                    f"inspects entry of kind file, url, metric, checklist or artifact, or an answer key whose "
                    f"source node exists")
-            out.append(make("E_JUDGMENT_LOOP_NO_BAR", msg, [lid], [f"/loops/{i}/bar/inspects"], loop=lid,
-                            variant="nothing inspectable"))
+            out.append(make("E_JUDGMENT_LOOP_NO_BAR", msg, [lid], [f"/loops/{i}/bar/inspects"],
+                            facts=JudgmentLoopNoBar(lid, "nothing inspectable")))
     return out
+
+
+@dataclass(frozen=True)
+class StopNotInspectable(Facts):
+    """E_STOP_NOT_INSPECTABLE: `loop`, `has_bar`."""
+
+    code = "E_STOP_NOT_INSPECTABLE"
+    loop: str
+    has_bar: bool
 
 
 def stop_not_inspectable_issues(doc: dict, index: GraphIndex) -> list[Issue]:
     """One issue per loop whose non-empty `stops` are all `bar-passed` and which has no inspectable bar.
 
-    Pointer: the loop's `stops`. `data`: `loop`, `has_bar`."""
+    Pointer: the loop's `stops`. Facts: `StopNotInspectable`."""
     out = []
     for i, loop, lid in _loops(index):
         stops = items(loop, "stops")
@@ -170,7 +203,7 @@ def stop_not_inspectable_issues(doc: dict, index: GraphIndex) -> list[Issue]:
                else "it has no bar, so nothing concrete says when it passes")
         msg = (f'loop "{lid}" can only stop when its bar passes, yet {why}; give the bar an inspectable entry and '
                f"add a max-iterations stop")
-        out.append(make("E_STOP_NOT_INSPECTABLE", msg, [lid], [f"/loops/{i}/stops"], loop=lid, has_bar=has_bar))
+        out.append(make("E_STOP_NOT_INSPECTABLE", msg, [lid], [f"/loops/{i}/stops"], facts=StopNotInspectable(lid, has_bar)))
     return out
 
 
@@ -179,10 +212,19 @@ def _caps(loop: dict) -> list:
             if isinstance(s, dict) and s.get("kind") == "max-iterations" and is_number(s.get("n"))]
 
 
+@dataclass(frozen=True)
+class LongLoopNoBudget(Facts):
+    """W_LONG_LOOP_NO_BUDGET: `loop`, `smallest_cap` (None when there is no cap)."""
+
+    code = "W_LONG_LOOP_NO_BUDGET"
+    loop: str
+    smallest_cap: int | float | None
+
+
 def long_loop_no_budget_issues(doc: dict, index: GraphIndex) -> list[Issue]:
     """One warning per loop with no `budget` stop and no `max-iterations` cap of 5 or fewer (§2.14).
 
-    Pointer: the loop's `stops`. `data`: `loop`, `smallest_cap` (None when there is no cap)."""
+    Pointer: the loop's `stops`. Facts: `LongLoopNoBudget`."""
     out = []
     for i, loop, lid in _loops(index):
         stops = items(loop, "stops")
@@ -196,15 +238,24 @@ def long_loop_no_budget_issues(doc: dict, index: GraphIndex) -> list[Issue]:
                else f"its smallest max-iterations cap is {js_number(smallest)} rounds")
         msg = (f'loop "{lid}" has no budget stop and {cap}; add a budget stop, or lower the cap to at most '
                f"{SHORT_CAP} rounds")
-        out.append(make("W_LONG_LOOP_NO_BUDGET", msg, [lid], [f"/loops/{i}/stops"], loop=lid, smallest_cap=smallest))
+        out.append(make("W_LONG_LOOP_NO_BUDGET", msg, [lid], [f"/loops/{i}/stops"],
+                        facts=LongLoopNoBudget(lid, smallest)))
     return out
+
+
+@dataclass(frozen=True)
+class AspirationAsAcceptance(Facts):
+    """W_ASPIRATION_AS_ACCEPTANCE: `loop`, `variant`."""
+
+    code = "W_ASPIRATION_AS_ACCEPTANCE"
+    loop: str
+    variant: Literal["blank acceptance", "same"]
 
 
 def aspiration_as_acceptance_issues(doc: dict, index: GraphIndex) -> list[Issue]:
     """Per loop whose bar has a non-blank `aspiration`: a blank `acceptance`, or the same text (§2.13).
 
-    Pointer: `bar.acceptance` (the bar when it is absent). `data`: `loop`, `variant` ("blank
-    acceptance" | "same")."""
+    Pointer: `bar.acceptance` (the bar when it is absent). Facts: `AspirationAsAcceptance`."""
     out = []
     for i, loop, lid in _loops(index):
         bar = loop.get("bar")
@@ -224,14 +275,23 @@ def aspiration_as_acceptance_issues(doc: dict, index: GraphIndex) -> list[Issue]
             variant = "same"
         else:
             continue
-        out.append(make("W_ASPIRATION_AS_ACCEPTANCE", msg, [lid], [ptr], loop=lid, variant=variant))
+        out.append(make("W_ASPIRATION_AS_ACCEPTANCE", msg, [lid], [ptr], facts=AspirationAsAcceptance(lid, variant)))
     return out
+
+
+@dataclass(frozen=True)
+class OnlyMaxIterations(Facts):
+    """W_ONLY_MAX_ITERATIONS: `loop`, `mode` (§2.4, what the repair depends on)."""
+
+    code = "W_ONLY_MAX_ITERATIONS"
+    loop: str
+    mode: str
 
 
 def only_max_iterations_issues(doc: dict, index: GraphIndex) -> list[Issue]:
     """One warning per loop whose non-empty `stops` are all `max-iterations`.
 
-    Pointer: the loop's `stops`. `data`: `loop`, `mode` (§2.4, what the repair depends on)."""
+    Pointer: the loop's `stops`. Facts: `OnlyMaxIterations`."""
     out = []
     for i, loop, lid in _loops(index):
         stops = items(loop, "stops")
@@ -239,6 +299,6 @@ def only_max_iterations_issues(doc: dict, index: GraphIndex) -> list[Issue]:
             continue
         msg = (f'loop "{lid}" can end only by running out of rounds: a round cap limits damage but does not say '
                f"when the work is finished; add a bar-passed, budget or human stop")
-        out.append(make("W_ONLY_MAX_ITERATIONS", msg, [lid], [f"/loops/{i}/stops"], loop=lid,
-                        mode=loop_mode(loop, index)))
+        out.append(make("W_ONLY_MAX_ITERATIONS", msg, [lid], [f"/loops/{i}/stops"],
+                        facts=OnlyMaxIterations(lid, loop_mode(loop, index))))
     return out

@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
-from grooph_core.issues import Issue, make
+from dataclasses import dataclass
+from typing import Literal
+
+from grooph_core.issues import Facts, Issue, make
 from grooph_core.rules.graph.semantics import (
     GraphIndex,
     distinct,
@@ -33,11 +36,20 @@ def _owners(index: GraphIndex, keep) -> dict[str, list[int]]:
     return owners
 
 
+@dataclass(frozen=True)
+class OwnershipConflict(Facts):
+    """E_OWNERSHIP_CONFLICT: the `artifact` and its `owners` (ids, document order)."""
+
+    code = "E_OWNERSHIP_CONFLICT"
+    artifact: str
+    owners: tuple[str, ...]
+
+
 def ownership_conflict_issues(doc: dict, index: GraphIndex) -> list[Issue]:
     """One issue per artifact owned by two or more writer-family agents (persons included) that no
     merge node lists in `merges`.
 
-    Pointers: the `owns` entries naming it. `data`: `artifact`, `owners`."""
+    Pointers: the `owns` entries naming it. Facts: `OwnershipConflict`."""
     owners = _owners(index, is_writer_family)
     merged: set[str] = set()
     for n in index.nodes:
@@ -51,7 +63,7 @@ def ownership_conflict_issues(doc: dict, index: GraphIndex) -> list[Issue]:
         msg = (f'artifact "{artifact}" is owned by {quoted(ids)} and no merge node lists it; leave it with a '
                f"single owner, or add a merge node that lists it in merges")
         out.append(make("E_OWNERSHIP_CONFLICT", msg, ids, _owns_pointers(index, pos, artifact),
-                        artifact=artifact, owners=ids))
+                        facts=OwnershipConflict(artifact, tuple(ids))))
     return out
 
 
@@ -66,13 +78,27 @@ def coupled_groups_by_member(index: GraphIndex) -> dict[str, list[int]]:
     return out
 
 
+@dataclass(frozen=True)
+class FanoutOnCoupled(Facts):
+    """W_FANOUT_ON_COUPLED: `variant`, and `edge`, `max`, `node`, `group` (the edge variants; `group`
+    for "group" only) or `artifact`, `owners` ("shared artifact")."""
+
+    code = "W_FANOUT_ON_COUPLED"
+    variant: Literal["node", "group", "shared artifact"]
+    edge: str | None = None
+    max: int | float | None = None
+    node: str | None = None
+    group: str | None = None
+    artifact: str | None = None
+    owners: tuple[str, ...] = ()
+
+
 def fanout_on_coupled_issues(doc: dict, index: GraphIndex) -> list[Issue]:
     """(1) per edge with `concurrency.max` > 1: its target node marked coupled ("node"), then each
     coupled group whose flattened members include the target ("group"); (2) per artifact owned by two
     or more coupled agents ("shared artifact"; no merge exemption).
 
-    Pointers: the edge's `concurrency.max`; the `owns` entries. `data`: `variant`, and `edge`, `max`,
-    `node`, `group` (edge variants) or `artifact`, `owners`."""
+    Pointers: the edge's `concurrency.max`; the `owns` entries. Facts: `FanoutOnCoupled`."""
     out: list[Issue] = []
     containing: dict[str, list[int]] | None = None  # member id -> coupled groups holding it, in order
     for i, e in enumerate(index.edges):
@@ -88,15 +114,16 @@ def fanout_on_coupled_issues(doc: dict, index: GraphIndex) -> list[Issue]:
         if node is not None and node.get("coupled") is True:
             msg = (f'edge "{eid}" fans out up to {js_number(mx)} at a time into "{to}", which is marked coupled; '
                    f"do not fan out work marked coupled: set the edge's concurrency max to 1")
-            out.append(make("W_FANOUT_ON_COUPLED", msg, [eid, to], [ptr], variant="node", edge=eid, max=mx, node=to))
+            out.append(make("W_FANOUT_ON_COUPLED", msg, [eid, to], [ptr],
+                            facts=FanoutOnCoupled("node", edge=eid, max=mx, node=to)))
         if containing is None:
             containing = coupled_groups_by_member(index)
         for gi in containing.get(to, ()):
             gid = str_id(index.groups[gi]) or ""
             msg = (f'edge "{eid}" fans out up to {js_number(mx)} at a time into "{to}", which is in coupled group '
                    f'"{gid}"; do not fan out work marked coupled: set the edge\'s concurrency max to 1')
-            out.append(make("W_FANOUT_ON_COUPLED", msg, [eid, to, gid], [ptr], variant="group", edge=eid,
-                            max=mx, node=to, group=gid))
+            out.append(make("W_FANOUT_ON_COUPLED", msg, [eid, to, gid], [ptr],
+                            facts=FanoutOnCoupled("group", edge=eid, max=mx, node=to, group=gid)))
     owners = _owners(index, lambda n: is_agent(n) and n.get("coupled") is True)
     for artifact, pos in owners.items():
         if len(pos) < 2:
@@ -105,5 +132,5 @@ def fanout_on_coupled_issues(doc: dict, index: GraphIndex) -> list[Issue]:
         msg = (f'coupled agents {quoted(ids)} all own artifact "{artifact}"; coupled work must not be split: give '
                f"a coupled artifact a single owner")
         out.append(make("W_FANOUT_ON_COUPLED", msg, ids, _owns_pointers(index, pos, artifact),
-                        variant="shared artifact", artifact=artifact, owners=ids))
+                        facts=FanoutOnCoupled("shared artifact", artifact=artifact, owners=tuple(ids))))
     return out

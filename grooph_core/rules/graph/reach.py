@@ -2,15 +2,35 @@
 
 from __future__ import annotations
 
-from grooph_core.issues import Issue, make
+from dataclasses import dataclass
+from typing import Literal
+
+from grooph_core.issues import Facts, Issue, make
 from grooph_core.rules.graph.semantics import GraphIndex, str_id
 from grooph_core.text import quoted
+
+
+@dataclass(frozen=True)
+class UnreachableNode(Facts):
+    """W_UNREACHABLE_NODE: the `node` and the `entries` (the entry ids; empty for "no entry node")."""
+
+    code = "W_UNREACHABLE_NODE"
+    node: str
+    entries: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class NoTerminal(Facts):
+    """W_NO_TERMINAL: `variant`."""
+
+    code = "W_NO_TERMINAL"
+    variant: Literal["no stop node", "unreachable"]
 
 
 def unreachable_node_issues(doc: dict, index: GraphIndex) -> list[Issue]:
     """One warning per node (document order) whose id is not reached from the entry nodes.
 
-    Pointer: the node's id. `data`: `node`, `entries` (the entry ids; empty for "no entry node")."""
+    Pointer: the node's id. Facts: `UnreachableNode`."""
     entries = index.entries
     reached = index.reached
     out = []
@@ -24,14 +44,15 @@ def unreachable_node_issues(doc: dict, index: GraphIndex) -> list[Issue]:
         else:
             msg = (f'node "{nid}" cannot be reached: the graph has no entry node (each node is entered by a '
                    f"non-back edge or by another loop's stop)")
-        out.append(make("W_UNREACHABLE_NODE", msg, [nid], [f"/nodes/{i}/id"], node=nid, entries=list(entries)))
+        out.append(make("W_UNREACHABLE_NODE", msg, [nid], [f"/nodes/{i}/id"],
+                        facts=UnreachableNode(nid, tuple(entries))))
     return out
 
 
 def no_terminal_issues(doc: dict, index: GraphIndex) -> list[Issue]:
     """One warning when the graph has nodes, is not a fragment template, and no stop node is reached.
 
-    Pointer: `/nodes`. `data`: `variant` ("no stop node" | "unreachable")."""
+    Pointer: `/nodes`. Facts: `NoTerminal`."""
     if not index.nodes:
         return []
     template = doc.get("template")
@@ -53,4 +74,4 @@ def no_terminal_issues(doc: dict, index: GraphIndex) -> list[Issue]:
                f"nothing marks where the run finishes: it would simply stop once no edge remains to follow; "
                f"connect {'it' if one else 'one'}")
         variant = "unreachable"
-    return [make("W_NO_TERMINAL", msg, [gid], ["/nodes"], variant=variant)]
+    return [make("W_NO_TERMINAL", msg, [gid], ["/nodes"], facts=NoTerminal(variant))]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from grooph_core.issues import Issue, make
+from dataclasses import dataclass
+
+from grooph_core.issues import Facts, Issue, make
 from grooph_core.rules.graph.semantics import GraphIndex, stop_kind, str_id
 from grooph_core.semantics.references import missing_references
 from grooph_core.text import IdSuggester, SuggestionBudget, pointer_split
@@ -33,13 +35,30 @@ _HOLDER_KIND = {"edges": "edge", "loops": "loop", "groups": "group", "policies":
 _MUST_NAME = {"node|group": "node or group"}
 
 
+@dataclass(frozen=True)
+class DanglingRef(Facts):
+    """E_DANGLING_REF in a graph: `ref` (the referencing string, a scope with its `kind:` prefix), `id`
+    (the unknown id), `must_name` (node | edge | loop | node or group), `holder_kind`, `holder` (its id),
+    `holder_index` (position in its list), `field`, `index` (entry or stop index where there is one),
+    `suggestion` (or None)."""
+
+    code = "E_DANGLING_REF"
+    ref: str
+    id: str
+    must_name: str
+    holder_kind: str
+    holder: str
+    holder_index: int
+    field: str
+    index: int | None
+    suggestion: str | None
+
+
 def dangling_ref_issues(doc: dict, index: GraphIndex) -> list[Issue]:
     """One issue per reference naming nothing of the required kind, in the spec's order: edges (from,
     to), loops (members, back, answer key, stop `then`), groups (members), policies (scope).
 
-    Pointer: the referencing string. `data`: `ref` (that string), `id` (the unknown id), `must_name`
-    (node | edge | loop | node or group), `holder_kind`, `holder` (its id), `holder_index` (position in
-    its list), `field`, `index` (entry or stop index where there is one), `suggestion` (or None)."""
+    Pointer: the referencing string. Facts: `DanglingRef`."""
     out: list[Issue] = []
     known = {"node": index.node_pos, "edge": index.edge_pos, "loop": index.loop_pos}
     budget = SuggestionBudget(SUGGESTION_COMPARISONS)
@@ -69,7 +88,7 @@ def dangling_ref_issues(doc: dict, index: GraphIndex) -> list[Issue]:
         must_name = _MUST_NAME.get(occ.target, occ.target)
         stop = stop_kind(holder_obj["stops"][entry]) if field == "then" else ""
         msg = _WORDING[(list_key, field)].format(holder=holder, id=x, index=entry, stop=stop, must_name=must_name)
-        out.append(make("E_DANGLING_REF", msg + _tail(s), [holder], [occ.pointer], holder=holder,
-                        ref=occ.prefix + x, id=x, must_name=must_name, holder_kind=_HOLDER_KIND[list_key],
-                        holder_index=i, field=field, index=entry, suggestion=s))
+        out.append(make("E_DANGLING_REF", msg + _tail(s), [holder], [occ.pointer], facts=DanglingRef(
+            ref=occ.prefix + x, id=x, must_name=must_name, holder_kind=_HOLDER_KIND[list_key], holder=holder,
+            holder_index=i, field=field, index=entry, suggestion=s)))
     return out

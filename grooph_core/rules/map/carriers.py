@@ -4,11 +4,15 @@ notification reaches people, not sessions (`W_NOTIFY_NOT_PERSON`, §6.5)."""
 
 from __future__ import annotations
 
-from grooph_core.issues import Issue, make
+from dataclasses import dataclass
+from typing import Literal
+
+from grooph_core.issues import Facts, Issue, make
 from grooph_core.rules.map.semantics import (
     CARRIER_KINDS,
     CARRIER_LABELS,
     NAMING_FIELDS,
+    End,
     MapIndex,
     carrier_of,
     crossing,
@@ -49,6 +53,27 @@ def _sender_repo(index: MapIndex, h: dict) -> str | None:
     return repo if isinstance(repo, str) and not is_blank(repo) else None
 
 
+@dataclass(frozen=True)
+class HandoffNoCarrier(Facts):
+    """E_HANDOFF_NO_CARRIER: the `variant` ("missing": no carrier; "unnamed": its naming field is
+    blank), the carrier's `kind` and naming `field` ("unnamed" only), the `handoff` and its ends
+    (`from_`, `to` as written; `from_end`, `to_end` their facts), whether it `starts_at_person`, the
+    sender's repository (`from_repo`), and the `kinds_that_can_carry` it between its ends."""
+
+    code = "E_HANDOFF_NO_CARRIER"
+    variant: Literal["missing", "unnamed"]
+    kind: object
+    field: str | None
+    handoff: object
+    from_: object
+    to: object
+    from_end: End
+    to_end: End
+    starts_at_person: bool
+    from_repo: str | None
+    kinds_that_can_carry: tuple[str, ...]
+
+
 def handoff_no_carrier_issues(index: MapIndex) -> list[Issue]:
     """map.md §6.3: at most one issue per handoff, in document order.
 
@@ -56,8 +81,8 @@ def handoff_no_carrier_issues(index: MapIndex) -> list[Issue]:
     whatever `who` says; 3. a kind with a naming field whose field is blank (absent or whitespace).
 
     Pointers: a missing carrier -> the handoff's `id` value, then the handoff object; an unnamed one
-    -> the blank field when present, else the carrier object. `data` holds what a repair needs: the
-    variant, the kind and field, both ends' facts, the sender's repo, and the kinds that can carry.
+    -> the blank field when present, else the carrier object. Facts: `HandoffNoCarrier` (what a repair
+    needs).
     """
     out: list[Issue] = []
     for i, h in enumerate(index.handoff_list):
@@ -65,22 +90,16 @@ def handoff_no_carrier_issues(index: MapIndex) -> list[Issue]:
             continue
         hid = h.get("id")
         base = f"/handoffs/{i}"
-        common = {
-            "handoff": hid,
-            "from": h.get("from"),
-            "to": h.get("to"),
-            "ends": {"from": end_facts(index, h.get("from")), "to": end_facts(index, h.get("to"))},
-            "starts_at_person": starts_at_person(index, h),
-            "from_repo": _sender_repo(index, h),
-        }
+        common = dict(handoff=hid, from_=h.get("from"), to=h.get("to"), from_end=end_facts(index, h.get("from")),
+                      to_end=end_facts(index, h.get("to")), starts_at_person=starts_at_person(index, h),
+                      from_repo=_sender_repo(index, h))
         if "carrier" not in h:
             out.append(make(
                 "E_HANDOFF_NO_CARRIER",
                 f'handoff "{hid}" {_ends(h)} names no carrier; name what moves the work across: {KIND_LIST_WORDS}',
                 [hid], [f"{base}/id", base],
-                variant="missing", kind=None, field=None,
-                kinds_that_can_carry=kinds_that_can_carry(index, h.get("from"), h.get("to")),
-                **common,
+                facts=HandoffNoCarrier("missing", None, None, **common, kinds_that_can_carry=tuple(
+                    kinds_that_can_carry(index, h.get("from"), h.get("to")))),
             ))
             continue
         carrier = carrier_of(h)
@@ -97,17 +116,35 @@ def handoff_no_carrier_issues(index: MapIndex) -> list[Issue]:
             "E_HANDOFF_NO_CARRIER",
             f'handoff "{hid}" {_ends(h)} is carried by {_unnamed_words(kind)}; set carrier.{field}',
             [hid], [pointer],
-            variant="unnamed", kind=kind, field=field,
-            kinds_that_can_carry=kinds_that_can_carry(index, h.get("from"), h.get("to")),
-            **common,
+            facts=HandoffNoCarrier("unnamed", kind, field, **common, kinds_that_can_carry=tuple(
+                kinds_that_can_carry(index, h.get("from"), h.get("to")))),
         ))
     return out
+
+
+@dataclass(frozen=True)
+class CarrierCannotCross(Facts):
+    """W_CARRIER_CANNOT_CROSS: the `handoff`, the carrier `kind`, what it `crosses` (accounts |
+    harnesses) and the two `values`, which of the two differ, the ends' facts, and the
+    `kinds_that_can_carry` it instead."""
+
+    code = "W_CARRIER_CANNOT_CROSS"
+    handoff: object
+    kind: str
+    crosses: str
+    values: tuple[object, ...]
+    accounts_differ: bool
+    harnesses_differ: bool
+    from_end: End
+    to_end: End
+    kinds_that_can_carry: tuple[str, ...]
 
 
 def carrier_cannot_cross_issues(index: MapIndex) -> list[Issue]:
     """map.md §6.4: a session or scheduled message between sessions on different accounts or
     harnesses, or a review page between different accounts. Handoffs with a person or a dangling
-    end are skipped. Pointer: the carrier's `kind`; related: the two accounts (or harnesses)."""
+    end are skipped. Pointer: the carrier's `kind`; related: the two accounts (or harnesses). Facts:
+    `CarrierCannotCross`."""
     out: list[Issue] = []
     for i, h in enumerate(index.handoff_list):
         if not isinstance(h, dict):
@@ -137,16 +174,29 @@ def carrier_cannot_cross_issues(index: MapIndex) -> list[Issue]:
         out.append(make(
             "W_CARRIER_CANNOT_CROSS", message, [hid, frm, to], [f"/handoffs/{i}/carrier/kind"],
             related=related,
-            handoff=hid, kind=kind, crosses=c.crosses, values=list(c.values),
-            accounts_differ=c.accounts_differ, harnesses_differ=c.harnesses_differ,
-            ends={"from": end_facts(index, frm), "to": end_facts(index, to)},
-            kinds_that_can_carry=kinds_that_can_carry(index, frm, to),
+            facts=CarrierCannotCross(hid, kind, c.crosses, tuple(c.values), c.accounts_differ, c.harnesses_differ,
+                                     end_facts(index, frm), end_facts(index, to),
+                                     tuple(kinds_that_can_carry(index, frm, to))),
         ))
     return out
 
 
+@dataclass(frozen=True)
+class NotifyNotPerson(Facts):
+    """W_NOTIFY_NOT_PERSON: the `handoff`, its ends `from_` and `to`, the map's `people` (ids), and the
+    `kinds_that_can_carry` it."""
+
+    code = "W_NOTIFY_NOT_PERSON"
+    handoff: object
+    from_: object
+    to: object
+    people: tuple[str, ...]
+    kinds_that_can_carry: tuple[str, ...]
+
+
 def notify_not_person_issues(index: MapIndex) -> list[Issue]:
-    """map.md §6.5: a notification whose `to` is a session (whoever sends it). Pointer: the `to`."""
+    """map.md §6.5: a notification whose `to` is a session (whoever sends it). Pointer: the `to`. Facts:
+    `NotifyNotPerson`."""
     out: list[Issue] = []
     for i, h in enumerate(index.handoff_list):
         if not isinstance(h, dict):
@@ -163,8 +213,9 @@ def notify_not_person_issues(index: MapIndex) -> list[Issue]:
         out.append(make(
             "W_NOTIFY_NOT_PERSON", message, [hid, to], [f"/handoffs/{i}/to"],
             related=[(f"/handoffs/{i}/carrier/kind", "the notification")],
-            handoff=hid, to=to, **{"from": h.get("from")},
-            people=[p["id"] for p in index.person_list if isinstance(p, dict) and isinstance(p.get("id"), str)],
-            kinds_that_can_carry=kinds_that_can_carry(index, h.get("from"), to),
+            facts=NotifyNotPerson(hid, h.get("from"), to,
+                                  tuple(p["id"] for p in index.person_list
+                                        if isinstance(p, dict) and isinstance(p.get("id"), str)),
+                                  tuple(kinds_that_can_carry(index, h.get("from"), to))),
         ))
     return out

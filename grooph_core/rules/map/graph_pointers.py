@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import dataclass
 from typing import Callable
 
-from grooph_core.issues import Issue, make
+from grooph_core.issues import Facts, Issue, make
 from grooph_core.rules.map.semantics import MapIndex
 
 FOUND = "found"
@@ -103,9 +104,18 @@ def file_graph_resolver(map_path: str, open_text: Callable[[str], str | None] | 
     return resolve
 
 
+@dataclass(frozen=True)
+class GraphUnresolved(Facts):
+    """W_GRAPH_UNRESOLVED: the `session` and its `graph` pointer."""
+
+    code = "W_GRAPH_UNRESOLVED"
+    session: object
+    graph: object
+
+
 def graph_unresolved_issues(index: MapIndex, resolver: GraphResolver | None) -> list[Issue]:
     """map.md §6.8: with a resolver, one issue per session (document order) whose `graph` the
-    resolver answers "not-a-graph". Pointer: the `graph` value."""
+    resolver answers "not-a-graph". Pointer: the `graph` value. Facts: `GraphUnresolved`."""
     if resolver is None:
         return []
     out: list[Issue] = []
@@ -119,6 +129,6 @@ def graph_unresolved_issues(index: MapIndex, resolver: GraphResolver | None) -> 
         out.append(make(
             "W_GRAPH_UNRESOLVED",
             f'session "{sid}" points at graph "{pointer}", which is not a graph document that could be read',
-            [sid], [f"/sessions/{i}/graph"], session=sid, graph=pointer,
+            [sid], [f"/sessions/{i}/graph"], facts=GraphUnresolved(sid, pointer),
         ))
     return out

@@ -3,7 +3,9 @@ every lane, person, session and handoff id."""
 
 from __future__ import annotations
 
-from grooph_core.issues import Issue, make
+from dataclasses import dataclass
+
+from grooph_core.issues import Facts, Issue, make
 from grooph_core.rules.map.semantics import MapIndex
 from grooph_core.semantics.references import ID_LISTS as REFERENCE_ID_LISTS, REFERABLE
 
@@ -32,11 +34,30 @@ def _occurrences(index: MapIndex) -> dict[str, list[dict]]:
     return seen
 
 
+@dataclass(frozen=True)
+class Occurrence:
+    """One copy of a duplicated map id: what holds it (map, lane, person, session, handoff), its place
+    (`sessions[2]`), and whether other objects can refer to that kind of object."""
+
+    kind: str
+    place: str
+    referable: bool
+
+
+@dataclass(frozen=True)
+class MapDuplicateId(Facts):
+    """E_DUPLICATE_ID in a map: the `id` and its `occurrences` in collection order (aligned with
+    related + pointers)."""
+
+    code = "E_DUPLICATE_ID"
+    id: str
+    occurrences: tuple[Occurrence, ...]
+
+
 def duplicate_id_issues(index: MapIndex) -> list[Issue]:
     """map.md §6.1: one issue per id used more than once, in the order each was first met.
 
-    Pointers: every later occurrence's `…/id`; related: the first. `data["occurrences"]` lists each
-    occurrence's kind and place in collection order (aligned with related + pointers).
+    Pointers: every later occurrence's `…/id`; related: the first. Facts: `MapDuplicateId`.
     """
     out: list[Issue] = []
     for ident, occ in _occurrences(index).items():
@@ -48,8 +69,7 @@ def duplicate_id_issues(index: MapIndex) -> list[Issue]:
             "E_DUPLICATE_ID", message, [ident],
             [o["pointer"] for o in occ[1:]],
             related=[(occ[0]["pointer"], f'first use of "{ident}" ({occ[0]["place"]})')],
-            id=ident,
-            occurrences=[{"kind": o["kind"], "place": o["place"], "referable": o["kind"] in REFERABLE_KINDS}
-                         for o in occ],
+            facts=MapDuplicateId(ident, tuple(Occurrence(o["kind"], o["place"], o["kind"] in REFERABLE_KINDS)
+                                              for o in occ)),
         ))
     return out

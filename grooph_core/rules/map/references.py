@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
-from grooph_core.issues import Issue, make
+from dataclasses import dataclass
+from typing import Literal
+
+from grooph_core.issues import Facts, Issue, make
 from grooph_core.rules.map.semantics import MapIndex
 from grooph_core.semantics.references import missing_references
 from grooph_core.text import IdSuggester, pointer_split
@@ -26,13 +29,26 @@ def _ids(items: list) -> list[str]:
     return [x["id"] for x in items if isinstance(x, dict) and isinstance(x.get("id"), str)]
 
 
+@dataclass(frozen=True)
+class MapDanglingRef(Facts):
+    """E_DANGLING_REF in a map: `ref` (the unknown id), `field` (lane/from/to), `holder`
+    (session/handoff), `holder_id`, `suggestion` (the did-you-mean id or None), `suggestion_searched`
+    (False when the work cap of IdSuggester skipped the search)."""
+
+    code = "E_DANGLING_REF"
+    ref: str
+    field: str
+    holder: Literal["session", "handoff"]
+    holder_id: object
+    suggestion: str | None
+    suggestion_searched: bool
+
+
 def dangling_ref_issues(index: MapIndex) -> list[Issue]:
     """map.md §6.2: sessions' lanes first (document order), then each handoff's `from`, then `to`
     (the reference places and their order come from `semantics.references`).
 
-    Pointer: the offending string. `data`: `ref` (the unknown id), `field` (lane/from/to), `holder`
-    (session/handoff), `holder_id`, `suggestion` (the did-you-mean id or None), `suggestion_searched`
-    (False when the work cap of IdSuggester skipped the search).
+    Pointer: the offending string. Facts: `MapDanglingRef`.
     """
     out: list[Issue] = []
     hints: dict[str, IdSuggester] = {}
@@ -57,7 +73,7 @@ def dangling_ref_issues(index: MapIndex) -> list[Issue]:
             msg = f'handoff "{holder_id}" {END_WORDS[field]} unknown session "{ref}"'
         out.append(make(
             "E_DANGLING_REF", msg + _suffix(hint), [holder_id], [occ.pointer],
-            ref=ref, field=field, holder="session" if lane else "handoff", holder_id=holder_id, suggestion=hint,
-            suggestion_searched=hints[occ.target].searched(ref),
+            facts=MapDanglingRef(ref, field, "session" if lane else "handoff", holder_id, hint,
+                                 hints[occ.target].searched(ref)),
         ))
     return out

@@ -11,6 +11,7 @@ use the FIRST. Both tables are kept here so the two choices live in one place.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from grooph_core.text import is_blank, is_integer
 
@@ -298,24 +299,34 @@ def kinds_that_can_carry(index: MapIndex, from_id: object, to_id: object) -> lis
     return out
 
 
-def end_facts(index: MapIndex, end_id: object) -> dict:
-    """What a repair may want to know about one end: what it is, and for a session where it runs."""
+@dataclass(frozen=True)
+class End:
+    """What a repair may want to know about one end of a handoff: what it `is_` (session, person, or
+    unknown), for a session where it runs (`lane`, whether that lane exists, its `account`, the
+    session's `harness` and `repo`), for a person their `name`."""
+
+    id: object
+    is_: Literal["session", "person", "unknown"]
+    lane: object = None
+    lane_exists: bool = False
+    account: object = None
+    harness: object = None
+    repo: object = None
+    name: object = None
+
+
+def end_facts(index: MapIndex, end_id: object) -> End:
+    """The facts of one end (`End`)."""
     s = index.session(end_id)
     if s is not None:
         lane = index.lane_of(s)
-        return {
-            "id": end_id,
-            "is": "session",
-            "lane": s.get("lane"),
-            "lane_exists": lane is not None,
-            "account": None if lane is None else lane.get("account"),
-            "harness": s.get("harness"),
-            "repo": s.get("repo"),
-        }
+        return End(end_id, "session", lane=s.get("lane"), lane_exists=lane is not None,
+                   account=None if lane is None else lane.get("account"), harness=s.get("harness"),
+                   repo=s.get("repo"))
     p = index.person(end_id)
     if p is not None:
-        return {"id": end_id, "is": "person", "name": p.get("name")}
-    return {"id": end_id, "is": "unknown"}
+        return End(end_id, "person", name=p.get("name"))
+    return End(end_id, "unknown")
 
 
 # --- words for carriers and ends (map.md §3.4) ----------------------------------------------------

@@ -58,8 +58,9 @@ def _specific(title: str, issue, doc) -> bool:
     if re.fullmatch(r"(?i)(quick )?fix( this| it| issue)?", title.strip()):
         return False
 
-    words = list(issue.at) + [str(issue.data.get(k)) for k in ("key", "id", "handoff", "node", "loop", "edge")
-                              if issue.data.get(k) is not None]
+    facts = {**issue.data, **(vars(issue.facts) if issue.facts is not None else {})}
+    words = list(issue.at) + [str(facts.get(k)) for k in ("key", "id", "handoff", "node", "loop", "edge")
+                              if facts.get(k) is not None]
     if issue.pointers and isinstance(value_at(doc, issue.pointers[0]), str):
         words.append(value_at(doc, issue.pointers[0]))
     named = set(re.findall(r"[a-z][a-z0-9-]*", title))

@@ -1,16 +1,23 @@
 """One place per code (issue 14): each code's registry entry (`issues.CODES`), the one rule that raises
 it (its kind's `RULES`, in the spec's order), and its repair builder (`BUILDERS`) agree. A rule added
 without its entry or its registration line, or a builder keyed by a code no rule of its kind raises,
-fails here."""
+fails here, and so does a builder reading facts its code's rule does not make."""
 
 from __future__ import annotations
 
+import types
+import typing
+
 import pytest
 
-from grooph_core.issues import CODES, whole_shape_codes
+from grooph_core.issues import CODES, Facts, whole_shape_codes
+from grooph_core.load import read_document
 from grooph_core.ops import edit_repairs, graph_repairs, map_repairs
 from grooph_core.rules import board, episodes, graph, map, workflow
+from grooph_core.rules.map import file_graph_resolver
 from grooph_core.rules.registration import rule_of
+from grooph_core.validate import validate_value
+from tests.conftest import FIXTURES, fixture_files, sidecar
 
 PACKAGES = {"graph": graph, "map": map, "workflow": workflow, "board": board, "episodes": episodes}
 # Codes of a kind that no rule of its package raises: the structural check's, the readers' (E_SYNTAX,
@@ -19,6 +26,7 @@ PACKAGES = {"graph": graph, "map": map, "workflow": workflow, "board": board, "e
 NOT_A_RULE = {"E_SCHEMA", "E_WF_SCHEMA", "E_BOARD_SCHEMA", "E_EPISODES_SCHEMA", "E_SYNTAX", "W_DUPLICATE_KEY",
               "W_NUMBER_PRECISION", "E_DOC_LIMIT"}
 PIPELINE = {"W_UNKNOWN_KEY", "W_DOC_TOO_LARGE"}
+INVALID = fixture_files("invalid") + fixture_files("maps", "invalid")
 
 
 @pytest.mark.parametrize("kind", list(PACKAGES))
@@ -62,3 +70,32 @@ def test_whole_shape_codes_are_the_registry_flags_of_each_kind():
     for kind, pkg in PACKAGES.items():
         if kind not in ("graph", "map"):
             assert pkg.WHOLE_SHAPE_CODES == whole_shape_codes(kind)
+
+
+def _facts_type(builder) -> tuple[type, ...]:
+    """The facts class(es) a builder's `f` parameter is annotated with (NoneType: it reads none)."""
+    hint = typing.get_type_hints(builder)["f"]
+    return typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, types.UnionType) else (hint,)
+
+
+@pytest.mark.parametrize("builders", [graph_repairs.BUILDERS, map_repairs.BUILDERS, edit_repairs.BUILDERS])
+def test_every_builder_reads_the_facts_of_its_own_code(builders):
+    for code, builder in builders.items():
+        for t in _facts_type(builder):
+            assert t is type(None) or (issubclass(t, Facts) and t.code == code), (code, t)
+
+
+@pytest.mark.parametrize("path", INVALID, ids=lambda p: str(p.relative_to(FIXTURES)))
+def test_each_fixture_issue_carries_the_facts_its_builder_reads(path):
+    """Every issue the invalid fixtures raise carries facts of its own code, of the class the code's
+    repair builder is annotated with (for its document kind)."""
+    doc = read_document(str(path))
+    issues = [doc.error] if doc.error is not None else validate_value(
+        doc.value, doc.kind, export=(sidecar(path) or {}).get("export", True),
+        resolver=file_graph_resolver(str(path)) if doc.kind == "map" else None)
+    kind_builders = graph_repairs.BUILDERS if doc.kind == "graph" else map_repairs.BUILDERS
+    for issue in issues:
+        assert issue.facts is None or issue.facts.code == issue.code
+        builder = kind_builders.get(issue.code) or edit_repairs.BUILDERS.get(issue.code)
+        if builder is not None:
+            assert isinstance(issue.facts, _facts_type(builder)), (issue.code, type(issue.facts))

@@ -1,5 +1,5 @@
 """The semantic rules of the graph document (graph.md §3.3, §5, §7): codes, `at`, order, messages,
-pointers and the facts repairs read from `Issue.data` (operations.md §8.4)."""
+pointers and the typed facts repairs read from `Issue.facts` (operations.md §8.4)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import copy
 import pytest
 
 from grooph_core.rules.graph import RULE_ORDER, RULES, graph_rule_issues
+from grooph_core.rules.graph.critics import CriticOnWritersModel
 from grooph_core.text import pointer_split
 from tests.core.rules.graph_examples import C, E1, END, EXAMPLES, GRIND, JUDGE, TEMPLATE, W, G, T
 
@@ -179,7 +180,7 @@ def test_duplicate_id_lists_every_place_points_at_later_copies_and_relates_the_f
     assert w.pointers == ("/nodes/0/id", "/edges/0/id") and w.related[0][0] == "/id"
     assert "nodes[1], nodes[2], policies[0]" in end.message  # graph.md §8.5: "policies", not "policys"
     assert end.pointers == ("/nodes/2/id", "/policies/0/id")
-    assert end.data["places"] == ["nodes[1]", "nodes[2]", "policies[0]"]
+    assert end.facts.places == ("nodes[1]", "nodes[2]", "policies[0]")
 
 
 def test_references_resolve_to_the_first_holder_of_a_duplicated_id():
@@ -236,12 +237,12 @@ def test_dangling_refs_in_spec_order_each_pointing_at_the_reference():
 
 def test_dangling_ref_data_tells_a_repair_what_must_be_named():
     issues = only(dangling_everywhere(), "E_DANGLING_REF")
-    d = issues[6].data
-    assert (d["ref"], d["id"], d["must_name"], d["holder_kind"], d["holder"], d["field"], d["index"]) == (
+    d = issues[6].facts
+    assert (d.ref, d.id, d.must_name, d.holder_kind, d.holder, d.field, d.index) == (
         "nowhere", "nowhere", "node", "loop", "l", "then", 1)
-    p = issues[8].data
-    assert (p["ref"], p["id"], p["must_name"], p["field"]) == ("node:cc", "cc", "node", "scope")
-    assert issues[7].data["must_name"] == "node or group"
+    p = issues[8].facts
+    assert (p.ref, p.id, p.must_name, p.field) == ("node:cc", "cc", "node", "scope")
+    assert issues[7].facts.must_name == "node or group"
 
 
 def test_dangling_ref_suggests_a_close_id():
@@ -249,14 +250,14 @@ def test_dangling_ref_suggests_a_close_id():
             edges=[edge("e1", "drafter", "reviwer"), edge("e2", "reviewer", "end")], loops=[])
     [issue] = only(doc, "E_DANGLING_REF")
     assert issue.message == 'edge "e1" ends at unknown node "reviwer"; did you mean "reviewer"?'
-    assert issue.data["suggestion"] == "reviewer"
+    assert issue.facts.suggestion == "reviewer"
 
 
 def test_dangling_ref_suggestion_follows_the_distance_limit():
     """graph.md §5.1: "ghost" (5 letters) allows distance 1, so "end" is not suggested."""
     [issue] = only(EXAMPLES["E_DANGLING_REF"][0], "E_DANGLING_REF")
     assert issue.message == 'edge "e2" ends at unknown node "ghost"'
-    assert issue.data["suggestion"] is None
+    assert issue.facts.suggestion is None
 
 
 def test_a_group_member_naming_a_group_or_a_node_is_not_dangling():
@@ -275,7 +276,7 @@ def test_back_edge_with_an_end_outside_the_members():
     assert issue.at == ("l", "e2") and issue.pointers == ("/loops/0/back/0",)
     assert resolve(doc, issue.pointers[0]) == "e2"
     assert "t → w" in issue.message and '"t" is not inside the members' in issue.message
-    assert issue.data["variant"] == "outside" and issue.data["outside"] == ["t"]
+    assert issue.facts.variant == "outside" and issue.facts.outside == ("t",)
     assert ("/loops/0/id", 'loop "l"') in issue.related
 
 
@@ -286,7 +287,7 @@ def test_back_edge_that_does_not_close_a_cycle_inside_the_members():
             loops=[{"id": "l", "name": "L", "members": ["w", "t"], "back": ["e1"], "mode": "grind",
                     "stops": [{"kind": "max-iterations", "n": 3}, {"kind": "budget", "measure": "dispatches", "limit": 9}]}])
     [issue] = only(doc, "E_LOOP_BACK_EDGE")
-    assert issue.at == ("l", "e1") and issue.data["variant"] == "no cycle"
+    assert issue.at == ("l", "e1") and issue.facts.variant == "no cycle"
     assert "w → t" in issue.message and "does not close a cycle" in issue.message
 
 
@@ -340,7 +341,7 @@ def test_group_listing_itself_and_two_rings_each_reported_once():
     assert issues[0].message.startswith("groups form a ring: ga → gb → gc → ga")
     assert issues[0].pointers == ("/groups/2/members/0",) and issues[1].pointers == ("/groups/2/members/1",)
     assert issues[2].message.startswith('group "gs" lists itself') and issues[2].pointers == ("/groups/3/members/0",)
-    assert issues[0].data["ring"] == ["ga", "gb", "gc"]
+    assert issues[0].facts.ring == ("ga", "gb", "gc")
 
 
 def test_long_group_ring_does_not_recurse():
@@ -389,7 +390,7 @@ def test_cycle_covered_only_by_a_loop_with_a_stop():
     assert only(GRIND([{"kind": "max-iterations", "n": 3}]), "E_CYCLE_NO_STOP") == []
     issues = only(GRIND([]), "E_CYCLE_NO_STOP")
     assert codes_at(issues) == [("E_CYCLE_NO_STOP", ["w", "t"])]
-    assert issues[0].pointers == ("/edges/0/id", "/edges/1/id") and issues[0].data["edges"] == ["e1", "e2"]
+    assert issues[0].pointers == ("/edges/0/id", "/edges/1/id") and issues[0].facts.edges == ("e1", "e2")
     assert "w → t" in issues[0].message
 
 
@@ -420,10 +421,10 @@ def test_long_chain_cycle_does_not_recurse():
 
 def test_judgment_variants_and_what_counts_as_inspectable():
     no_bar = only(JUDGE([{"kind": "max-iterations", "n": 3}]), "E_JUDGMENT_LOOP_NO_BAR")[0]
-    assert no_bar.data["variant"] == "no bar" and "has no bar" in no_bar.message and no_bar.pointers == ("/loops/0/id",)
+    assert no_bar.facts.variant == "no bar" and "has no bar" in no_bar.message and no_bar.pointers == ("/loops/0/id",)
     key_bar = {"name": "K", "inspects": [{"kind": "answer-key", "ref": "answers.json"}], "acceptance": "Matches."}
     nothing = only(JUDGE([{"kind": "max-iterations", "n": 3}], bar=key_bar), "E_JUDGMENT_LOOP_NO_BAR")[0]
-    assert nothing.data["variant"] == "nothing inspectable" and nothing.pointers == ("/loops/0/bar/inspects",)
+    assert nothing.facts.variant == "nothing inspectable" and nothing.pointers == ("/loops/0/bar/inspects",)
     assert "file, url, metric, checklist or artifact" in nothing.message
     with_source = JUDGE([{"kind": "max-iterations", "n": 3}], bar={**key_bar, "answerKeyFrom": "w"})
     assert only(with_source, "E_JUDGMENT_LOOP_NO_BAR") == []
@@ -462,12 +463,12 @@ def test_export_codes_only_with_the_flag_and_template_suppresses_two():
 def test_no_target_variants_and_pointers():
     base = dict(goal="Go.", nodes=[W, END], edges=E1, loops=[])
     missing = only(G(**base), "E_NO_TARGET", export=True)[0]
-    assert missing.data["variant"] == "missing" and missing.pointers == ("",)
+    assert missing.facts.variant == "missing" and missing.pointers == ("",)
     blank = only(G(**base, target={"harness": " \u3000"}), "E_NO_TARGET", export=True)[0]
-    assert blank.data["variant"] == "missing" and blank.pointers == ("/target/harness",)
+    assert blank.facts.variant == "missing" and blank.pointers == ("/target/harness",)
     for harness in ("Claude-Code", "codex ", "gemini"):
         unknown = only(G(**base, target={"harness": harness}), "E_NO_TARGET", export=True)[0]
-        assert unknown.data["variant"] == "unknown" and f'"{harness}"' in unknown.message
+        assert unknown.facts.variant == "unknown" and f'"{harness}"' in unknown.message
         assert "no compiler" in unknown.message and "plan" in unknown.message
     for harness in ("claude-code", "codex"):
         assert only(G(**base, target={"harness": harness}), "E_NO_TARGET", export=True) == []
@@ -492,7 +493,7 @@ def test_unfilled_slots_by_key_with_holders_in_discovery_order():
     doc["layout"] = {"w": {"x": 0, "y": 0}}
     doc["template_like"] = None
     issues = only(doc, "E_UNFILLED_SLOT", export=True)
-    assert [(i.data["key"], list(i.at)) for i in issues] == [
+    assert [(i.facts.key, list(i.at)) for i in issues] == [
         ("area", ["g", "w", "style"]), ("odd", ["g"]), ("tool", ["w", "e1"]), ("metric", ["l"]), ("team", ["ga"])]
     area = issues[0]
     assert area.pointers == ("/goal", "/zeta/deep/0", "/nodes/0/brief", "/policies/0/params/{{key}}")
@@ -522,7 +523,7 @@ GRAPH_ISO = [{"id": "iso", "kind": "critic-isolation", "scope": "graph"}]
 
 def test_no_evidence_variant_names_the_writer_and_points_at_the_edge():
     issue = only(isolation_doc(edge("e1", "w", "c"), GRAPH_ISO), "E_CRITIC_NOT_ISOLATED")[0]
-    assert issue.at == ("e1", "w", "c") and issue.data["variant"] == "no evidence" and issue.data["writer"] == "w"
+    assert issue.at == ("e1", "w", "c") and issue.facts.variant == "no evidence" and issue.facts.writer == "w"
     assert issue.pointers == ("/edges/0/id",)
     assert '"iso"' in issue.message and '"w"' in issue.message and '"c"' in issue.message
     empty = only(isolation_doc(edge("e1", "w", "c", evidence=[]), GRAPH_ISO), "E_CRITIC_NOT_ISOLATED")[0]
@@ -558,7 +559,7 @@ def test_policy_scopes_cover_edges(scope, covered):
     got = only(doc, "E_CRITIC_NOT_ISOLATED")
     assert bool(got) == covered
     if got:
-        assert got[0].data["policy"] == "iso"
+        assert got[0].facts.policy == "iso"
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -571,7 +572,7 @@ def test_ownership_counts_writers_and_persons_but_not_other_roles_and_respects_m
                    agent("q", "lead", owns=["src"]), {"id": "m", "kind": "merge", "name": "M", "merges": ["docs"]}, END],
             edges=[edge("e1", "a", "end")], loops=[])
     [issue] = only(doc, "E_OWNERSHIP_CONFLICT")
-    assert issue.at == ("a", "b", "r") and issue.data["artifact"] == "src"
+    assert issue.at == ("a", "b", "r") and issue.facts.artifact == "src"
     assert issue.pointers == ("/nodes/0/owns/0", "/nodes/0/owns/2", "/nodes/1/owns/1", "/nodes/2/owns/0")
     assert '"src"' in issue.message and '"a", "b", "r"' in issue.message and "merge" in issue.message
 
@@ -608,12 +609,12 @@ def test_open_ways_list_open_edges_then_loops_of_open_stops():
                     "stops": [{"kind": "max-iterations", "n": 3, "then": "pub"}, {"kind": "human", "then": "pub"},
                               {"kind": "budget", "measure": "usd", "limit": 5, "then": "pub"}]}])
     [issue] = only(doc, "E_IRREVERSIBLE_NO_GATE")
-    assert issue.at == ("pub", "e5", "l") and issue.data["variant"] == "open ways"
+    assert issue.at == ("pub", "e5", "l") and issue.facts.variant == "open ways"
     assert issue.pointers == ("/edges/4/id", "/loops/0/stops/0/then", "/loops/0/stops/2/then")
     assert "publish, spend" in issue.message and 'edge "e5"' in issue.message
     assert 'loop "l" stop 0 (max-iterations), which continues there' in issue.message
     assert 'loop "l" stop 2 (budget)' in issue.message and "stop 1" not in issue.message
-    assert issue.data["open_edges"] == ["e5"] and [s["stop"] for s in issue.data["open_stops"]] == [0, 2]
+    assert issue.facts.open_edges == ("e5",) and [s.stop for s in issue.facts.open_stops] == [0, 2]
 
 
 def test_starts_here_when_only_its_own_loop_leads_back():
@@ -621,7 +622,7 @@ def test_starts_here_when_only_its_own_loop_leads_back():
                                         edge("e3", "t", "end", when="pass")],
             loops=[{"id": "l", "name": "L", "members": ["pub", "t"], "back": ["e2"], "stops": MAX3_BUDGET}])
     [issue] = only(doc, "E_IRREVERSIBLE_NO_GATE")
-    assert issue.at == ("pub", "e2") and issue.data["variant"] == "starts here"  # even an approved back edge
+    assert issue.at == ("pub", "e2") and issue.facts.variant == "starts here"  # even an approved back edge
     assert "the run starts at it" in issue.message and '"e2"' in issue.message
     assert issue.pointers[0] == "/nodes/0/irreversible"
 
@@ -630,14 +631,14 @@ def test_starts_here_by_a_stop_of_its_own_loop():
     doc = G(nodes=[PUB, T, END], edges=[edge("e1", "pub", "t"), edge("e2", "t", "end", when="pass")],
             loops=[{"id": "l", "name": "L", "members": ["pub", "t"], "back": [], "stops": [{"kind": "human", "then": "pub"}]}])
     [issue] = only(doc, "E_IRREVERSIBLE_NO_GATE")
-    assert issue.at == ("pub",) and issue.data["variant"] == "starts here"
+    assert issue.at == ("pub",) and issue.facts.variant == "starts here"
     assert "a stop of its own loop" in issue.message
 
 
 def test_nothing_leads_to_it():
     doc = G(nodes=[W, PUB, END], edges=[edge("e1", "w", "end"), edge("e2", "pub", "end")], loops=[])
     [issue] = only(doc, "E_IRREVERSIBLE_NO_GATE")
-    assert issue.at == ("pub",) and issue.data["variant"] == "nothing leads to it" and "nothing leads to it" in issue.message
+    assert issue.at == ("pub",) and issue.facts.variant == "nothing leads to it" and "nothing leads to it" in issue.message
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -671,7 +672,7 @@ def test_model_keys_decide_homogeneity(wm, cm, target, flagged, key):
     assert bool(issues) == flagged
     if flagged:
         assert issues[0].at == ("w", "c") and f"({key})" in issues[0].message
-        assert issues[0].data["critics"] == [{"critic": "c", "writers": ["w"], "key": key}]
+        assert issues[0].facts.critics == (CriticOnWritersModel(critic="c", writers=("w",), key=key),)
 
 
 def test_one_warning_for_all_flagged_critics_with_sorted_at():
@@ -727,7 +728,7 @@ def test_fanout_node_then_group_variants_then_shared_artifacts():
                                 ("W_FANOUT_ON_COUPLED", ["e1", "m", "ring"]), ("W_FANOUT_ON_COUPLED", ["e4", "ghost", "outer"]),
                                 ("W_FANOUT_ON_COUPLED", ["m", "n"])]
     assert issues[0].pointers == ("/edges/0/concurrency/max",) and "up to 4" in issues[0].message
-    assert [i.data["variant"] for i in issues] == ["node", "group", "group", "group", "shared artifact"]
+    assert [i.facts.variant for i in issues] == ["node", "group", "group", "group", "shared artifact"]
     assert issues[-1].pointers == ("/nodes/1/owns/0", "/nodes/2/owns/0")
 
 
@@ -739,17 +740,17 @@ def test_long_loop_budget_and_caps():
     assert codes_at(only(GRIND([{"kind": "max-iterations", "n": 5}]), "W_LONG_LOOP_NO_BUDGET")) == []
     assert only(GRIND([{"kind": "budget", "measure": "turns", "limit": 40}]), "W_LONG_LOOP_NO_BUDGET") == []
     [w] = only(GRIND([{"kind": "max-iterations", "n": 9}, {"kind": "max-iterations", "n": 6}]), "W_LONG_LOOP_NO_BUDGET")
-    assert "6 rounds" in w.message and w.data["smallest_cap"] == 6 and w.pointers == ("/loops/0/stops",)
+    assert "6 rounds" in w.message and w.facts.smallest_cap == 6 and w.pointers == ("/loops/0/stops",)
     [none] = only(GRIND([{"kind": "human"}]), "W_LONG_LOOP_NO_BUDGET")
-    assert "no max-iterations stop" in none.message and none.data["smallest_cap"] is None
+    assert "no max-iterations stop" in none.message and none.facts.smallest_cap is None
 
 
 def test_aspiration_variants():
     bar = {"name": "B", "inspects": [{"kind": "file", "ref": "r"}], "acceptance": "Ready to ship.", "aspiration": "  READY to\tship. "}
     [same] = only(GRIND([{"kind": "bar-passed"}, {"kind": "max-iterations", "n": 3}], bar=bar), "W_ASPIRATION_AS_ACCEPTANCE")
-    assert same.data["variant"] == "same" and same.pointers == ("/loops/0/bar/acceptance",)
+    assert same.facts.variant == "same" and same.pointers == ("/loops/0/bar/acceptance",)
     blank = GRIND([{"kind": "max-iterations", "n": 3}], bar={**bar, "acceptance": "\u2028"})
-    assert only(blank, "W_ASPIRATION_AS_ACCEPTANCE")[0].data["variant"] == "blank acceptance"
+    assert only(blank, "W_ASPIRATION_AS_ACCEPTANCE")[0].facts.variant == "blank acceptance"
     assert only(GRIND([{"kind": "max-iterations", "n": 3}], bar={**bar, "aspiration": " "}), "W_ASPIRATION_AS_ACCEPTANCE") == []
     assert only(GRIND([{"kind": "max-iterations", "n": 3}], bar={**bar, "aspiration": "Delight."}), "W_ASPIRATION_AS_ACCEPTANCE") == []
 
@@ -758,7 +759,7 @@ def test_only_max_iterations_needs_a_non_empty_list_of_caps():
     assert only(GRIND([]), "W_ONLY_MAX_ITERATIONS") == []
     assert only(GRIND([{"kind": "max-iterations", "n": 2}, {"kind": "human"}]), "W_ONLY_MAX_ITERATIONS") == []
     [w] = only(GRIND([{"kind": "max-iterations", "n": 2}, {"kind": "max-iterations", "n": 3}]), "W_ONLY_MAX_ITERATIONS")
-    assert w.data["mode"] == "grind" and "bar-passed, budget or human" in w.message
+    assert w.facts.mode == "grind" and "bar-passed, budget or human" in w.message
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -768,12 +769,12 @@ def test_only_max_iterations_needs_a_non_empty_list_of_caps():
 def test_unreachable_lists_the_entries_and_no_terminal_variants():
     doc = EXAMPLES["W_UNREACHABLE_NODE"][0]
     [u] = only(doc, "W_UNREACHABLE_NODE")
-    assert '("w")' in u.message and u.pointers == ("/nodes/1/id",) and u.data["entries"] == ["w"]
+    assert '("w")' in u.message and u.pointers == ("/nodes/1/id",) and u.facts.entries == ("w",)
     none = only(EXAMPLES["W_UNREACHABLE_NODE (no entry)"][0], "W_UNREACHABLE_NODE")[0]
     assert "no entry node" in none.message
     [t] = only(EXAMPLES["W_UNREACHABLE_NODE (no entry)"][0], "W_NO_TERMINAL")
-    assert t.data["variant"] == "unreachable" and t.pointers == ("/nodes",)
-    assert only(EXAMPLES["W_NO_TERMINAL"][0], "W_NO_TERMINAL")[0].data["variant"] == "no stop node"
+    assert t.facts.variant == "unreachable" and t.pointers == ("/nodes",)
+    assert only(EXAMPLES["W_NO_TERMINAL"][0], "W_NO_TERMINAL")[0].facts.variant == "no stop node"
 
 
 def test_no_terminal_skipped_for_empty_graphs_and_fragments():
@@ -807,7 +808,7 @@ def test_output_not_writable_exemptions_and_pointer():
 def test_person_fields_listed_in_spec_order_as_keys():
     p = agent("p", "builder", by="person", skills=["pdf"], deny=["web"], allow=["read-files"], effort="low", model={"tier": "fast"})
     [issue] = only(G(nodes=[p, END], edges=[edge("e1", "p", "end")], loops=[]), "W_PERSON_FIELDS_NOT_READ")
-    assert issue.data["fields"] == ["model", "effort", "skills", "allow", "deny"] and issue.on_key
+    assert issue.facts.fields == ("model", "effort", "skills", "allow", "deny") and issue.on_key
     assert "model, effort, skills, allow, deny" in issue.message and "they are ignored" in issue.message
     assert issue.pointers == ("/nodes/0/model", "/nodes/0/effort", "/nodes/0/skills", "/nodes/0/allow", "/nodes/0/deny")
 

@@ -21,6 +21,7 @@ from grooph_core.rules.map import (
     is_checked_pointer,
     map_rule_issues,
 )
+from grooph_core.rules.map.semantics import End
 from grooph_core.text import pointer_split
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -66,8 +67,8 @@ def test_10_2_duplicate_id():
     assert issue.pointers == ("/handoffs/1/id",)  # the later copy
     assert [p for p, _ in issue.related] == ["/sessions/1/id"]  # the first copy
     assert value_at(doc, issue.pointers[0]) == "coder"
-    assert [o["kind"] for o in issue.data["occurrences"]] == ["session", "handoff"]
-    assert [o["referable"] for o in issue.data["occurrences"]] == [True, False]
+    assert [o.kind for o in issue.facts.occurrences] == ["session", "handoff"]
+    assert [o.referable for o in issue.facts.occurrences] == [True, False]
 
 
 def test_10_3_dangling_end_with_suggestion():
@@ -76,7 +77,7 @@ def test_10_3_dangling_end_with_suggestion():
     assert codes_and_at([issue]) == [("E_DANGLING_REF", ["h-result"])]
     assert issue.message == 'handoff "h-result" ends at unknown session "plannr"; did you mean "planner"?'
     assert value_at(doc, issue.pointers[0]) == "plannr"
-    assert issue.data["ref"] == "plannr" and issue.data["suggestion"] == "planner" and issue.data["field"] == "to"
+    assert issue.facts.ref == "plannr" and issue.facts.suggestion == "planner" and issue.facts.field == "to"
 
 
 def test_10_4_missing_carrier():
@@ -89,7 +90,7 @@ def test_10_4_missing_carrier():
         assert kind in issue.message  # all eight kinds, notification included (map.md §11.2)
     assert value_at(doc, issue.pointers[0]) == "h-task"
     assert value_at(doc, issue.pointers[1]) is doc["handoffs"][0]
-    assert issue.data["variant"] == "missing"
+    assert issue.facts.variant == "missing"
 
 
 def test_10_4_unnamed_pull_request_points_at_the_carrier():
@@ -99,7 +100,7 @@ def test_10_4_unnamed_pull_request_points_at_the_carrier():
     assert issue.message == ('handoff "h-result" ("coder" → "planner") is carried by a pull request that is not named; '
                              "set carrier.repo")
     assert value_at(doc, issue.pointers[0]) == {"kind": "pull-request"}
-    assert (issue.data["variant"], issue.data["kind"], issue.data["field"]) == ("unnamed", "pull-request", "repo")
+    assert (issue.facts.variant, issue.facts.kind, issue.facts.field) == ("unnamed", "pull-request", "repo")
 
 
 def test_10_5_session_message_across_accounts():
@@ -121,7 +122,7 @@ def test_10_5_harness_variant_names_harnesses():
     assert issue.code == "W_CARRIER_CANNOT_CROSS"
     assert 'crosses harnesses "claude-code" and "codex" by session message' in issue.message
     assert [value_at(doc, p) for p, _ in issue.related] == ["claude-code", "codex"]
-    assert issue.data["crosses"] == "harnesses" and issue.data["accounts_differ"] is False
+    assert issue.facts.crosses == "harnesses" and issue.facts.accounts_differ is False
 
 
 def test_10_6_notification_to_a_session():
@@ -151,7 +152,7 @@ def test_10_8_no_return():
     assert codes_and_at([issue]) == [("W_NO_RETURN", ["tester"])]
     assert issue.message.startswith('session "tester" is handed work and hands nothing on')
     assert value_at(doc, issue.pointers[0]) == "tester"
-    assert issue.data["senders"] == ["coder"]
+    assert issue.facts.senders == ("coder",)
 
 
 def test_10_9_graph_unresolved_with_a_resolver_only():
@@ -215,7 +216,7 @@ def test_lanes_first_then_from_then_to():
                                     ("E_DANGLING_REF", ["h-task"])]
     assert issues[0].message == 'session "coder" is in unknown lane "dsk"; did you mean "desk"?'
     assert [value_at(doc, i.pointers[0]) for i in issues] == ["dsk", "plannerr", "codr"]
-    assert [i.data["field"] for i in issues] == ["lane", "from", "to"]
+    assert [i.facts.field for i in issues] == ["lane", "from", "to"]
     assert "starts at" in issues[1].message and "ends at" in issues[2].message
 
 
@@ -242,7 +243,7 @@ def test_no_suggestion_when_nothing_is_close():
     doc["handoffs"][0]["to"] = "zzzzzz"
     [issue] = [i for i in map_rule_issues(doc) if i.code == "E_DANGLING_REF"]
     assert issue.message == 'handoff "h-task" ends at unknown session "zzzzzz"'
-    assert issue.data["suggestion"] is None
+    assert issue.facts.suggestion is None
 
 
 def test_a_reference_to_a_duplicated_id_still_resolves():
@@ -282,7 +283,7 @@ def test_each_naming_field(carrier, field):
     doc = ex.tiny_shop()
     doc["handoffs"][0]["carrier"] = carrier
     [issue] = map_rule_issues(doc)
-    assert issue.code == "E_HANDOFF_NO_CARRIER" and issue.data["field"] == field
+    assert issue.code == "E_HANDOFF_NO_CARRIER" and issue.facts.field == field
     assert f"set carrier.{field}" in issue.message
 
 
@@ -306,23 +307,23 @@ def test_missing_carrier_data_describes_both_ends_for_a_repair():
     doc["sessions"][1]["harness"] = "codex"
     del doc["handoffs"][0]["carrier"]
     [issue] = [i for i in map_rule_issues(doc) if i.code == "E_HANDOFF_NO_CARRIER"]
-    data = issue.data
-    assert data["ends"]["from"] == {"id": "planner", "is": "session", "lane": "desk", "lane_exists": True,
-                                    "account": "team account", "harness": "claude-code", "repo": "acme/shop"}
-    assert data["ends"]["to"]["account"] == "contractor account" and data["ends"]["to"]["harness"] == "codex"
-    assert data["from_repo"] == "acme/shop"
-    assert data["starts_at_person"] is False
+    facts = issue.facts
+    assert facts.from_end == End("planner", "session", lane="desk", lane_exists=True, account="team account",
+                                 harness="claude-code", repo="acme/shop")
+    assert facts.to_end.account == "contractor account" and facts.to_end.harness == "codex"
+    assert facts.from_repo == "acme/shop"
+    assert facts.starts_at_person is False
     # across accounts and harnesses, and into a session: messages, review pages and notifications cannot carry it
-    assert data["kinds_that_can_carry"] == ["branch", "pull-request", "person", "other"]
+    assert facts.kinds_that_can_carry == ("branch", "pull-request", "person", "other")
 
 
 def test_missing_carrier_from_a_person_says_it_starts_at_a_person():
     doc = ex.person_starts()
     del doc["handoffs"][0]["carrier"]
     [issue] = map_rule_issues(doc)
-    assert issue.data["starts_at_person"] is True
-    assert issue.data["ends"]["from"] == {"id": "maya", "is": "person", "name": "Maya"}
-    assert "person" in issue.data["kinds_that_can_carry"]
+    assert issue.facts.starts_at_person is True
+    assert issue.facts.from_end == End("maya", "person", name="Maya")
+    assert "person" in issue.facts.kinds_that_can_carry
 
 
 def test_at_most_one_issue_per_handoff_in_document_order():
@@ -341,7 +342,7 @@ def test_accounts_are_named_before_harnesses_when_both_differ():
     doc["sessions"][1]["harness"] = "codex"
     [issue] = map_rule_issues(doc)
     assert '"team account" and "contractor account"' in issue.message
-    assert issue.data["accounts_differ"] and issue.data["harnesses_differ"]
+    assert issue.facts.accounts_differ and issue.facts.harnesses_differ
 
 
 def test_scheduled_message_and_review_page():
@@ -413,7 +414,7 @@ def test_the_sender_does_not_matter_and_people_or_dangling_ends_are_fine():
     ]
     notes = [i for i in map_rule_issues(doc) if i.code == "W_NOTIFY_NOT_PERSON"]
     assert codes_and_at(notes) == [("W_NOTIFY_NOT_PERSON", ["h-a", "coder"])]
-    assert notes[0].data["people"] == ["maya"]
+    assert notes[0].facts.people == ("maya",)
 
 
 # --- W_SESSION_ISLAND -----------------------------------------------------------------------------
@@ -624,13 +625,13 @@ def test_id_suggester_equals_did_you_mean(word, candidates):
 
 def test_suggestions_stop_at_the_budget_on_a_pathological_map():
     """Thousands of distinct dangling ends against thousands of sessions: the rule still answers
-    quickly; later ends lose their suggestion (data says the search was skipped)."""
+    quickly; later ends lose their suggestion (the facts say the search was skipped)."""
     doc = ex.tiny_shop()
     doc["sessions"] = [{"id": f"s{i}", "name": "", "lane": "desk", "harness": "codex", "role": "r"} for i in range(3000)]
     doc["handoffs"] = [{"id": f"h{i}", "from": "s1", "to": f"s{i}x", "carrier": {"kind": "session-message"}}
                        for i in range(3000)]
     dangling = [i for i in map_rule_issues(doc) if i.code == "E_DANGLING_REF"]
     assert len(dangling) == 3000
-    assert dangling[0].data["suggestion"] == "s0" and dangling[0].data["suggestion_searched"] is True
-    assert dangling[-1].data["suggestion"] is None and dangling[-1].data["suggestion_searched"] is False
+    assert dangling[0].facts.suggestion == "s0" and dangling[0].facts.suggestion_searched is True
+    assert dangling[-1].facts.suggestion is None and dangling[-1].facts.suggestion_searched is False
     assert dangling[-1].message == 'handoff "h2999" ends at unknown session "s2999x"'

@@ -29,7 +29,7 @@ def test_only_empty_lists_give_no_issue():
 def test_empty_allow_beside_effort_names_effort_only():
     doc = person_graph(allow=[], effort="low")
     [issue] = person_issues(doc)
-    assert issue.at == ("p",) and issue.data["fields"] == ["effort"]
+    assert issue.at == ("p",) and issue.facts.fields == ("effort",)
     assert issue.pointers == ("/nodes/0/effort",)
     assert "sets effort, which only an agent uses, so it is ignored; delete it" in issue.message
     assert "allow" not in issue.message
@@ -38,7 +38,7 @@ def test_empty_allow_beside_effort_names_effort_only():
 def test_non_empty_lists_are_still_named_in_spec_order():
     doc = person_graph(deny=["web"], allow=[], skills=["pdf"], model={"tier": "fast"})
     [issue] = person_issues(doc)
-    assert issue.data["fields"] == ["model", "skills", "deny"]
+    assert issue.facts.fields == ("model", "skills", "deny")
     assert issue.pointers == ("/nodes/0/model", "/nodes/0/skills", "/nodes/0/deny")
     assert "sets model, skills, deny, which only an agent uses, so they are ignored; delete them" in issue.message
 
