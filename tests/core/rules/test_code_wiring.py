@@ -99,3 +99,12 @@ def test_each_fixture_issue_carries_the_facts_its_builder_reads(path):
         builder = kind_builders.get(issue.code) or edit_repairs.BUILDERS.get(issue.code)
         if builder is not None:
             assert isinstance(issue.facts, _facts_type(builder)), (issue.code, type(issue.facts))
+
+
+def test_an_issue_refuses_the_facts_of_another_code():
+    from grooph_core.issues import make
+    from grooph_core.rules.graph.leads import PersonLead
+
+    assert make("E_PERSON_LEAD", "m", ["x"], ["/nodes/0/by"], facts=PersonLead("x")).facts == PersonLead("x")
+    with pytest.raises(ValueError, match="PersonLead are the facts of E_PERSON_LEAD, not of E_SECOND_LEAD"):
+        make("E_SECOND_LEAD", "m", ["x"], ["/nodes/0/role"], facts=PersonLead("x"))
