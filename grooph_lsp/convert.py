@@ -123,22 +123,28 @@ def workspace_report(items: list) -> lsp.WorkspaceDiagnosticReport:
 
 
 # --- places, symbols, folds ----------------------------------------------------------------------
+# Outline entries and workspace symbols by kind (graph, map and neighbouring kinds; navigation.Symbol.kind).
+SYMBOL_KINDS = {
+    "graph": lsp.SymbolKind.Module, "map": lsp.SymbolKind.Module, "list": lsp.SymbolKind.Array,
+    "node": lsp.SymbolKind.Class, "edge": lsp.SymbolKind.Event, "loop": lsp.SymbolKind.Enum,
+    "policy": lsp.SymbolKind.Interface, "group": lsp.SymbolKind.Namespace, "note": lsp.SymbolKind.String,
+    "lane": lsp.SymbolKind.Namespace, "session": lsp.SymbolKind.Class, "person": lsp.SymbolKind.Object,
+    "handoff": lsp.SymbolKind.Event,
+    "status": lsp.SymbolKind.EnumMember, "event": lsp.SymbolKind.Event, "role": lsp.SymbolKind.Property,
+    "run spec": lsp.SymbolKind.Function, "run state": lsp.SymbolKind.EnumMember, "cap": lsp.SymbolKind.Constant,
+    "task": lsp.SymbolKind.Class, "episode": lsp.SymbolKind.Object,
+}
+
+
 def to_lsp_location(uri: str, lines: LineIndex, span: tuple[int, int], encoding: str) -> lsp.Location:
     return lsp.Location(uri=uri, range=to_lsp_range(lines, span, encoding))
-
-
-WORKSPACE_SYMBOL_KINDS = {
-    "graph": lsp.SymbolKind.Module, "map": lsp.SymbolKind.Module, "node": lsp.SymbolKind.Class,
-    "loop": lsp.SymbolKind.Enum, "lane": lsp.SymbolKind.Namespace, "session": lsp.SymbolKind.Class,
-    "person": lsp.SymbolKind.Object, "handoff": lsp.SymbolKind.Event,
-}
 
 
 def to_lsp_workspace_symbol(symbol, container: str, uri: str, lines: LineIndex, encoding: str) -> lsp.SymbolInformation:
     """A workspace symbol (core `SymbolFact`): `id — name`, located at the object's id."""
     label = symbol.ident if not symbol.name or symbol.name == symbol.ident else f"{symbol.ident} — {symbol.name}"
     return lsp.SymbolInformation(
-        name=label or "(no id)", kind=WORKSPACE_SYMBOL_KINDS.get(symbol.kind, lsp.SymbolKind.Object),
+        name=label or "(no id)", kind=SYMBOL_KINDS.get(symbol.kind, lsp.SymbolKind.Object),
         location=to_lsp_location(uri, lines, symbol.selection, encoding), container_name=container or None,
     )
 
@@ -151,18 +157,6 @@ def to_lsp_code_lens(lens, uri: str, lines: LineIndex, encoding: str, command: s
         args = [uri, [lsp_range(lines, t, encoding) for t in lens.targets]]  # plain JSON: the command's arguments
         cmd = lsp.Command(title=lens.title, command=command, arguments=args)
     return lsp.CodeLens(range=rng, command=cmd)
-
-
-SYMBOL_KINDS = {
-    "graph": lsp.SymbolKind.Module, "map": lsp.SymbolKind.Module, "list": lsp.SymbolKind.Array,
-    "node": lsp.SymbolKind.Class, "edge": lsp.SymbolKind.Event, "loop": lsp.SymbolKind.Enum,
-    "policy": lsp.SymbolKind.Interface, "group": lsp.SymbolKind.Namespace, "note": lsp.SymbolKind.String,
-    "lane": lsp.SymbolKind.Namespace, "session": lsp.SymbolKind.Class, "person": lsp.SymbolKind.Object,
-    "handoff": lsp.SymbolKind.Event,
-    "status": lsp.SymbolKind.EnumMember, "event": lsp.SymbolKind.Event, "role": lsp.SymbolKind.Property,
-    "run spec": lsp.SymbolKind.Function, "run state": lsp.SymbolKind.EnumMember, "cap": lsp.SymbolKind.Constant,
-    "task": lsp.SymbolKind.Class, "episode": lsp.SymbolKind.Object,
-}
 
 
 def to_lsp_document_symbol(placed: PlacedSymbol, lines: LineIndex, encoding: str) -> lsp.DocumentSymbol:
