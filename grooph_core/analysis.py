@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import copy
 import re
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field, replace
 
 from grooph_core.issues import Issue, whole_shape_codes
 from grooph_core.kinds import Kind, detect_kind
+from grooph_core.line_index import LineIndex, index_in, lsp_range
 from grooph_core.rules.graph.references import DanglingRef
 from grooph_core.rules.map.references import MapDanglingRef
-from grooph_core.line_index import LineIndex, index_in
 from grooph_core.source import MAX_CHARS, ParsedText, parse
 from grooph_core.text import pointer_split, value_at
 from grooph_core.validate import Resolver, rule_issues
@@ -60,16 +61,16 @@ LOCAL_CODES = frozenset({
 LOCAL_VARIANTS = frozenset({("E_HANDOFF_NO_CARRIER", "missing")})
 
 
-@dataclass(frozen=True)
-class Analysis:
-    """What the editor needs about one version of a document."""
+class DocumentAnalysis(ABC):
+    """What the editor needs about one version of a document, whatever its kind: a graph or map
+    (`Analysis`) or a neighbouring format (`neighbours.NeighbourAnalysis`). The shell treats both
+    alike; only how a JSON pointer is placed in the text (`pointer_span`) differs by kind."""
 
     text: str
-    kind: Kind
+    kind: str
     parsed: ParsedText
     issues: tuple[Issue, ...]
-    pruned: tuple[str, ...] = ()  # pointers of top-level items left out of the rules
-    _lines: list = field(default_factory=list, compare=False, repr=False)
+    _lines: list  # the one line index of this version, filled lazily (`line_index`, `use_lines`)
 
     @property
     def value(self) -> object:
@@ -79,12 +80,26 @@ class Analysis:
     def line_index(self) -> LineIndex:
         return index_in(self._lines, self.text)
 
-    def span(self, issue: Issue) -> tuple[int, int]:
-        """The character span an issue points at (its primary pointer, or its syntax span)."""
-        return issue_span(self.parsed, issue)
+    def use_lines(self, lines: LineIndex) -> LineIndex:
+        """Share a line index already built for this very text (the open document's), unless this
+        analysis has one; the index kept is returned."""
+        return index_in(self._lines, self.text, lines)
 
+    @abstractmethod
     def pointer_span(self, pointer: str, *, key: bool = False) -> tuple[int, int]:
-        return pointer_span(self.parsed, pointer, key=key)
+        """The span a JSON pointer (its key, with `key`) is shown at, by the kind's rule."""
+
+    def span(self, issue: Issue) -> tuple[int, int]:
+        """The character span an issue points at (its own span, or its primary pointer's)."""
+        return placed_span(issue, self.pointer_span)
+
+    def issue_range(self, issue: Issue, encoding: str = "utf-16") -> dict:
+        """The issue's range in plain LSP shape (`line_index.lsp_range`)."""
+        return lsp_range(self.line_index, self.span(issue), encoding)  # type: ignore[arg-type]
+
+    def extent(self, pointer: str) -> tuple[int, int] | None:
+        """The whole member at a pointer (key to end of value): what an outline entry or a fold covers."""
+        return member_extent(self.parsed, pointer)
 
     @property
     def over_limit(self) -> Issue | None:
@@ -92,8 +107,20 @@ class Analysis:
         was looked at, and actions say this rather than "not valid JSON")."""
         return next((p for p in self.parsed.problems if p.code == "E_DOC_LIMIT"), None)
 
-    def extent(self, pointer: str) -> tuple[int, int] | None:
-        return member_extent(self.parsed, pointer)
+
+@dataclass(frozen=True)
+class Analysis(DocumentAnalysis):
+    """A graph's or a map's analysis."""
+
+    text: str
+    kind: Kind
+    parsed: ParsedText
+    issues: tuple[Issue, ...]
+    pruned: tuple[str, ...] = ()  # pointers of top-level items left out of the rules
+    _lines: list = field(default_factory=list, compare=False, repr=False)
+
+    def pointer_span(self, pointer: str, *, key: bool = False) -> tuple[int, int]:
+        return pointer_span(self.parsed, pointer, key=key)
 
 
 def member_extent(parsed: ParsedText, pointer: str) -> tuple[int, int] | None:
@@ -151,12 +178,19 @@ def _root_span(parsed: ParsedText) -> tuple[int, int]:
 
 
 def issue_span(parsed: ParsedText, issue: Issue) -> tuple[int, int]:
+    """The character span a graph's or map's issue points at."""
+    return placed_span(issue, lambda pointer, key=False: pointer_span(parsed, pointer, key=key))
+
+
+def placed_span(issue: Issue, point) -> tuple[int, int]:
+    """An issue's own span (a syntax problem's), else its primary pointer placed by `point` (the kind's
+    rule), else the start of the text; the one rule for every kind."""
     span = issue.data.get("span") if issue.data else None
     if span is not None:
         return tuple(span)  # type: ignore[return-value]
     if not issue.pointers:
         return (0, 0)
-    return pointer_span(parsed, issue.pointers[0], key=issue.on_key)
+    return point(issue.pointers[0], key=issue.on_key)
 
 
 def analyze(text: str, *, name: str | None = None, export: bool = False, resolver: Resolver | None = None,

@@ -46,7 +46,7 @@ _MAX_SAFE = 2**53
 Writer = Callable[[Any, str, list], None]
 
 
-def _number(v) -> str:
+def number_text(v) -> str:
     """graph.md §6.4, with a fast path for the doubles that print as plain integers."""
     if type(v) is int:
         if -_MAX_SAFE < v < _MAX_SAFE:
@@ -65,7 +65,7 @@ def _atom(v) -> str | None:
     if t is int:
         return str(v) if -_MAX_SAFE < v < _MAX_SAFE else js_number(v)
     if t is float:
-        return _number(v)
+        return number_text(v)
     if v is True:
         return "true"
     if v is False:
@@ -77,7 +77,7 @@ def _atom(v) -> str | None:
     if isinstance(v, str):  # subclasses never come from json.loads; written as their base type
         return _enc(str(v))
     if isinstance(v, (int, float)):
-        return _number(float(v) if isinstance(v, float) else int(v))
+        return number_text(float(v) if isinstance(v, float) else int(v))
     if isinstance(v, (dict, list)):
         return None
     raise TypeError(f"not a JSON value: {type(v).__name__}")

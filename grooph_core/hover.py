@@ -71,7 +71,7 @@ def _id_hover(analysis: Analysis, pointer: str, on_key: bool) -> str | None:
     return text
 
 
-def _field_hover(analysis: Analysis, pointer: str) -> str | None:
+def field_hover(analysis: Analysis, pointer: str) -> str | None:
     fs = field_info(analysis.kind, analysis.value, pointer)
     if fs is None:
         return None
@@ -120,7 +120,7 @@ def hover_at(analysis: Analysis, offset: int) -> HoverText | None:
             if analysis.kind == "graph" and pointer.startswith("/layout/") and pointer.count("/") == 2:
                 text = _id_hover(analysis, pointer, True)
             else:
-                text = _field_hover(analysis, pointer)
+                text = field_hover(analysis, pointer)
             span = analysis.parsed.source_map.key_span(pointer)
         else:
             text = _id_hover(analysis, pointer, False)

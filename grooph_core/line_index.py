@@ -288,3 +288,11 @@ def index_in(cell: list, text: str, given: LineIndex | None = None) -> LineIndex
         if not cell:
             cell.append(new)
         return cell[0]
+
+
+def lsp_range(lines: LineIndex, span: tuple[int, int], encoding: Encoding = "utf-16") -> dict:
+    """A character span as an LSP range in plain data, `{"start": {"line", "character"}, "end": …}`
+    (0-based lines, columns in `encoding`): the one span-to-range conversion, used by the command
+    line's reports (the JSON `range`, `--locations`, GitHub and SARIF) and by the server's types."""
+    sl, sc, el, ec = lines.range(span[0], span[1], encoding)
+    return {"start": {"line": sl, "character": sc}, "end": {"line": el, "character": ec}}

@@ -167,3 +167,47 @@ def _map_symbols(doc: dict) -> list[Symbol]:
         handoffs.append(Symbol(_s(h.get("id")) or "(no id)", detail, "handoff", f"/handoffs/{i}", f"/handoffs/{i}/id" if "id" in h else None))
     children.append(_list_symbol(doc, "handoffs", handoffs))
     return [Symbol(_s(doc.get("id")) or "map", _s(doc.get("name")) or "", "map", "", "/id" if "id" in doc else None, tuple(children))]
+
+
+@dataclass(frozen=True)
+class PlacedSymbol:
+    """An outline entry placed in one version's text: `span` covers the whole entry (key to end of
+    value, else the whole text), `selection` its name (the id, or the key naming it), within `span`."""
+
+    symbol: Symbol
+    span: tuple[int, int]
+    selection: tuple[int, int]
+    children: tuple["PlacedSymbol", ...] = ()
+
+
+def place_symbols(analysis, symbols: list[Symbol]) -> list[PlacedSymbol]:
+    """The outline `symbols` of an analysis (any kind: `analysis.DocumentAnalysis`) placed in its text."""
+
+    def place(sym: Symbol) -> PlacedSymbol:
+        full = (analysis.extent(sym.pointer) if sym.pointer else None) or (0, len(analysis.text))
+        sel = analysis.pointer_span(sym.id_pointer, key=sym.on_key) if sym.id_pointer else full
+        if not (full[0] <= sel[0] and sel[1] <= full[1]):
+            sel = full
+        return PlacedSymbol(sym, full, sel, tuple(place(c) for c in sym.children))
+
+    return [place(s) for s in symbols]
+
+
+def folding_lines(analysis) -> list[tuple[int, int]]:
+    """The folds of a graph or map: (first line, last line), 0-based, of every outline entry written
+    over more than one line, in outline order."""
+    lines = analysis.line_index
+    out: list[tuple[int, int]] = []
+
+    def walk(sym: Symbol) -> None:
+        span = analysis.extent(sym.pointer) if sym.pointer else None
+        if span is not None:
+            first, last = lines.position(span[0])[0], lines.position(span[1])[0]
+            if last > first:
+                out.append((first, last))
+        for c in sym.children:
+            walk(c)
+
+    for s in document_symbols(analysis.value, analysis.kind):
+        walk(s)
+    return out

@@ -4,7 +4,7 @@ schema); on a name (status, role, run spec, run state, task), what it is and whe
 
 from __future__ import annotations
 
-from grooph_core.hover import HoverText, _field_hover
+from grooph_core.hover import HoverText, field_hover
 from grooph_core.model import episodes as episodes_model
 from grooph_core.semantics import neighbour_names
 from grooph_core.text import pointer_split
@@ -27,7 +27,7 @@ def _key_hover(analysis, pointer: str) -> str | None:
     if analysis.kind == "episodes":
         desc = episodes_model.description(pointer_split(pointer))
         return f"**{pointer_split(pointer)[-1]}** — {desc}" if desc else None
-    return _field_hover(analysis, pointer)
+    return field_hover(analysis, pointer)
 
 
 def neighbour_hover_at(analysis, offset: int) -> HoverText | None:

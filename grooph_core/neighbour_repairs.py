@@ -80,7 +80,7 @@ def add_status_edit(analysis: NeighbourAnalysis, name: str) -> TextEdit:
         return TextEdit(close - trail, close - trail, f"{sep}{name}: {{}}")
     if body.startswith("["):
         raise Refused("statuses is a list, not a mapping")
-    node = smap._node("/statuses")
+    node = smap.node("/statuses")
     if node is None or not node.is_obj or not node.kspans:
         raise Refused("the statuses mapping has no entry to take the indentation from")
     first = node.kspans[-1][0]

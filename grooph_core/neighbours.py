@@ -23,10 +23,9 @@ import importlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from grooph_core.analysis import member_extent
+from grooph_core.analysis import DocumentAnalysis, placed_span
 from grooph_core.issues import Issue, make
 from grooph_core.kinds import NeighbourKind
-from grooph_core.line_index import LineIndex, index_in
 from grooph_core.load import MAX_DEPTH as CLI_MAX_DEPTH
 from grooph_core.load import MAX_FILE_BYTES, Loaded
 from grooph_core.source import MAX_CHARS, MAX_DEPTH, ParsedText, parse
@@ -35,7 +34,7 @@ from grooph_core.yaml_source import parse_yaml
 
 
 @dataclass(frozen=True)
-class NeighbourAnalysis:
+class NeighbourAnalysis(DocumentAnalysis):
     """One version of a neighbouring document: what was read, and every issue in report order."""
 
     text: str
@@ -45,31 +44,11 @@ class NeighbourAnalysis:
     _lines: list = field(default_factory=list, compare=False, repr=False)
 
     @property
-    def value(self) -> object:
-        return self.parsed.value
-
-    @property
     def kind(self) -> str:
         return self.neighbour.name
 
-    @property
-    def line_index(self) -> LineIndex:
-        return index_in(self._lines, self.text)
-
-    def span(self, issue: Issue) -> tuple[int, int]:
-        return issue_span(self.parsed, issue)
-
     def pointer_span(self, pointer: str, *, key: bool = False) -> tuple[int, int]:
         return pointer_span(self.parsed, pointer, key=key)
-
-    def extent(self, pointer: str) -> tuple[int, int] | None:
-        return member_extent(self.parsed, pointer)
-
-    def lsp_range(self, issue: Issue) -> dict:
-        """The issue's range as the JSON report gives it (0-based lines, UTF-16 characters)."""
-        s, e = self.span(issue)
-        (sl, sc), (el, ec) = self.line_index.position(s), self.line_index.position(e)
-        return {"start": {"line": sl, "character": sc}, "end": {"line": el, "character": ec}}
 
 
 def rules_of(kind: NeighbourKind):
@@ -167,12 +146,7 @@ def _echoes_a_cut(parsed: ParsedText, issue: Issue, cuts, whole_shape_codes) -> 
 
 def issue_span(parsed: ParsedText, issue: Issue) -> tuple[int, int]:
     """The character span an issue points at (workflow.md §0 "Where an issue points")."""
-    span = issue.data.get("span") if issue.data else None
-    if span is not None:
-        return tuple(span)  # type: ignore[return-value]
-    if not issue.pointers:
-        return (0, 0)
-    return pointer_span(parsed, issue.pointers[0], key=issue.on_key)
+    return placed_span(issue, lambda pointer, key=False: pointer_span(parsed, pointer, key=key))
 
 
 def pointer_span(parsed: ParsedText, pointer: str, *, key: bool = False) -> tuple[int, int]:
@@ -257,9 +231,9 @@ def yaml_kind(path: str) -> NeighbourKind:
 
 
 def report_ranges(doc: Loaded, issues: list[Issue]) -> list[dict]:
-    """The JSON report's ranges of a neighbouring file's issues."""
+    """The JSON report's ranges of a neighbouring file's issues (plain LSP shape)."""
     a = getattr(doc, "analysis", None)
     if a is None:
         zero = {"line": 0, "character": 0}
-        return [{"start": zero, "end": zero} for _ in issues]
-    return [a.lsp_range(i) for i in issues]
+        return [{"start": zero, "end": dict(zero)} for _ in issues]
+    return [a.issue_range(i) for i in issues]

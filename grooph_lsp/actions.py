@@ -1,5 +1,6 @@
 """Code actions (quick fixes, `source.fixAll.grooph`) and the commands `grooph.preview`,
-`grooph.applyOperations` and `grooph.revealFill`: translate, call `grooph_core.actions`, wrap."""
+`grooph.applyOperations` and `grooph.revealFill`: translate, call `grooph_core.actions`, convert
+(`convert`). Registered in `server.FEATURES` and `server.COMMANDS`."""
 
 from __future__ import annotations
 
@@ -10,26 +11,23 @@ import os
 import re
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
 
 from grooph_core import actions as core
-from grooph_core.analysis import pointer_span
 from grooph_core.neighbour_repairs import neighbour_fixes
 from grooph_core.ops.repairs import Stopped
 from grooph_core.refactor import Refused
-from grooph_core.source import parse
-from grooph_core.text_edits import apply_edits
-from grooph_lsp.convert import to_lsp_range, to_offset
-from grooph_lsp.features import ContentModified
+from grooph_lsp import convert
+from grooph_lsp.convert import FIX_ALL, to_lsp_range, to_offset
+from grooph_lsp.errors import ContentModified, RequestRefused
 
 if TYPE_CHECKING:
     from grooph_lsp.server import GroophServer
 
 log = logging.getLogger("grooph_lsp")
 
-FIX_ALL = "source.fixAll.grooph"
 PREVIEW = "grooph.preview"
 APPLY_OPS = "grooph.applyOperations"
 REVEAL_FILL = "grooph.revealFill"
@@ -57,12 +55,7 @@ def preview_file_name(uri: str, name: str, view: str | None, theme: str) -> str:
 
 def _workspace_edit(ls: "GroophServer", uri: str, version: int, lines, edits) -> lsp.WorkspaceEdit:
     """Edits of one version of a document, placed with that version's line index."""
-    from grooph_lsp.features import lsp_edits
-
-    return lsp.WorkspaceEdit(document_changes=[lsp.TextDocumentEdit(
-        text_document=lsp.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version),
-        edits=lsp_edits(ls, lines, list(edits)),
-    )])
+    return convert.versioned_edit(uri, version, lines, edits, ls.encoding)
 
 
 def resolves_edits(ls: "GroophServer") -> bool:
@@ -89,176 +82,166 @@ def _chosen_issues(analysis, params: lsp.CodeActionParams, encoding: str) -> tup
     return chosen, diag_by_index
 
 
-def register(server: "GroophServer") -> None:
+async def code_action(ls, params: lsp.CodeActionParams) -> list[lsp.CodeAction] | None:
+    """Quick fixes and fix-all. A client that resolves edits gets titles at once (the checks and
+    the edit wait for `codeAction/resolve`); another gets every action with its edit, made in the
+    request worker so the event loop keeps answering."""
+    doc = ls.served(params.text_document.uri)
+    if doc is None:
+        return await _neighbour_actions(ls, params)
+    result = await ls.scheduler.result(doc)
+    analysis, version = result.analysis, result.snapshot.version
+    only = params.context.only
+    asked_fix_all = only is not None and any(_kind_matches(FIX_ALL, k) for k in only)
+    want_quick = only is None or any(_kind_matches(lsp.CodeActionKind.QuickFix, k) for k in only)
+    lazy = resolves_edits(ls)
+    export = ls.settings.complete
+    chosen, diag_by_index = _chosen_issues(analysis, params, ls.encoding) if want_quick else ([], {})
+    index_of = {id(issue): n for n, issue in enumerate(analysis.issues)}
+    out: list[lsp.CodeAction] = []
+    fixes: list = []
+    if want_quick and chosen:
+        # a client that wants every edit now gets them checked in the request worker; a newer
+        # version or a $/cancelRequest stops that work between candidates (they queue otherwise)
+        cancelled = threading.Event()
 
-    @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION, lsp.CodeActionOptions(
-        code_action_kinds=[lsp.CodeActionKind.QuickFix, FIX_ALL], resolve_provider=True))
-    async def code_action(ls, params: lsp.CodeActionParams) -> list[lsp.CodeAction] | None:
-        """Quick fixes and fix-all. A client that resolves edits gets titles at once (the checks and
-        the edit wait for `codeAction/resolve`); another gets every action with its edit, made in the
-        request worker so the event loop keeps answering."""
-        doc = ls.served(params.text_document.uri)
-        if doc is None:
-            return await _neighbour_actions(ls, params)
-        result = await ls.scheduler.result(doc)
-        analysis, version = result.analysis, result.snapshot.version
-        only = params.context.only
-        asked_fix_all = only is not None and any(_kind_matches(FIX_ALL, k) for k in only)
-        want_quick = only is None or any(_kind_matches(lsp.CodeActionKind.QuickFix, k) for k in only)
-        lazy = resolves_edits(ls)
-        export = ls.settings.complete
-        chosen, diag_by_index = _chosen_issues(analysis, params, ls.encoding) if want_quick else ([], {})
-        index_of = {id(issue): n for n, issue in enumerate(analysis.issues)}
-        out: list[lsp.CodeAction] = []
-        fixes: list = []
-        if want_quick and chosen:
-            # a client that wants every edit now gets them checked in the request worker; a newer
-            # version or a $/cancelRequest stops that work between candidates (they queue otherwise)
-            cancelled = threading.Event()
+        def stop() -> bool:
+            return cancelled.is_set() or ls.store.get(doc.uri) is not doc or doc.version != version
 
-            def stop() -> bool:
-                return cancelled.is_set() or ls.store.get(doc.uri) is not doc or doc.version != version
-
-            try:
-                fixes = await ls.off_loop(lambda: core.fix_offers(analysis, chosen) if lazy
-                                          else core.quick_fixes(analysis, chosen, export=export, stop=stop))
-            except asyncio.CancelledError:
-                cancelled.set()
-                raise
-            except Stopped:
-                raise ContentModified("The document changed while its quick fixes were checked; ask again.") from None
-            seen: set = set()
-            preferred_for: set[int] = set()
-            for fix in fixes:
-                n = index_of.get(id(fix.issue))
-                key = (fix.title, n) if lazy else (fix.title, fix.edits)
-                if key in seen:  # two issues with the same repair (one edge, two findings) give one action
-                    continue
-                seen.add(key)
-                diag = diag_by_index.get(n)
-                preferred = fix.preferred and id(fix.issue) not in preferred_for  # one per diagnostic
-                if preferred:
-                    preferred_for.add(id(fix.issue))
-                action = lsp.CodeAction(
-                    title=fix.title,
-                    kind=lsp.CodeActionKind.QuickFix,
-                    diagnostics=[diag] if diag is not None else None,
-                    is_preferred=preferred or None,
-                )
-                if lazy:
-                    action.data = {"uri": doc.uri, "version": version, "issue": n, "code": fix.issue.code, "title": fix.title}
-                else:
-                    action.edit = _workspace_edit(ls, doc.uri, version, analysis.line_index, fix.edits)
-                if fix.fill:
-                    action.command = lsp.Command(title="Go to the value to fill in", command=REVEAL_FILL, arguments=[doc.uri, fix.fill])
-                out.append(action)
-        if asked_fix_all or (only is None and not lazy):
-            fix = await ls.off_loop(lambda: core.fix_all(analysis, export=export))
-            if fix is not None:
-                out.append(lsp.CodeAction(title=fix.title, kind=FIX_ALL,
-                                          edit=_workspace_edit(ls, doc.uri, version, analysis.line_index, fix.edits)))
-        elif only is None and lazy and any(f.repair_class == "safe" for f in fixes):
-            # the menu under the cursor offers fix-all when a safe repair is among its quick fixes
-            out.append(lsp.CodeAction(title=core.FIX_ALL_TITLE, kind=FIX_ALL,
-                                      data={"uri": doc.uri, "version": version, "fixAll": True}))
-        return out
-
-    @server.feature(lsp.CODE_ACTION_RESOLVE)
-    async def resolve_code_action(ls, action: lsp.CodeAction) -> lsp.CodeAction:
-        """The edit of an action offered with its title only, made and checked (§8.2) now, off the
-        event loop; withheld, with a message saying why, when the checks refuse it."""
-        data = action.data if isinstance(action.data, dict) else None
-        if data is None or action.edit is not None or not isinstance(data.get("uri"), str):
-            return action
-        doc = ls.served(data["uri"])
-        if doc is None or doc.version != data.get("version"):
-            raise ContentModified("The document changed since this action was offered; ask for the actions again.")
-        result = await ls.scheduler.result(doc)
-        analysis, version = result.analysis, result.snapshot.version
-        export = ls.settings.complete
-        if data.get("fixAll"):
-            fix = await ls.off_loop(lambda: core.fix_all(analysis, export=export))
-            outcome = fix if fix is not None else Refused("No safe repair applies to this version of the document. Nothing was changed.")
-        else:
-            n = data.get("issue")
-            if not (isinstance(n, int) and 0 <= n < len(analysis.issues) and analysis.issues[n].code == data.get("code")
-                    and isinstance(data.get("title"), str)):
-                raise ContentModified("This action no longer matches the document's diagnostics; ask for the actions again.")
-            issue = analysis.issues[n]
-            outcome = await ls.off_loop(lambda: core.resolve_offer(analysis, issue, data["title"], export=export))
-        if isinstance(outcome, Refused):
-            ls.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Warning, message=outcome.message))
-            return action
-        if data.get("fixAll"):
-            action.title = outcome.title
-        action.edit = _workspace_edit(ls, doc.uri, version, analysis.line_index, outcome.edits)
-        return action
-
-    @server.command(PREVIEW)
-    async def preview(ls, *args):
-        uri, view, theme = (list(args) + [None, None, None])[:3]
-        if not isinstance(uri, str):
-            raise _refuse("grooph.preview needs the document's URI as its first argument: [uri, view?, theme?].")
-        doc = ls.served(uri)
-        if doc is None and (found := ls.store.get(uri)) is not None and getattr(found.neighbour, "name", "") == "workflow":
-            doc = found  # issue 15 point 6: a board workflow has a picture too
-        if doc is None:
-            raise _refuse(f"{uri} is not an open grooph document.")
-        if theme not in (None, "light", "dark", "auto"):
-            raise _refuse(f'Unknown theme {theme!r}: use "light", "dark" or "auto".')
-        theme = theme or ls.settings.preview_theme
-        if view not in (None, "wide", "sequence"):
-            raise _refuse(f'Unknown view {view!r}: use null, "wide" or "sequence".')
-        analysis = await ls.analysed(doc)
-        svg = await ls.off_loop(lambda: core.preview_svg(analysis, view=view, theme=theme))
-        if isinstance(svg, Refused):
-            raise _refuse(svg.message)
-        folder = cache_dir()
-        path = folder / preview_file_name(uri, doc.name, view, theme)
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-            path.write_text(svg, encoding="utf-8")
-        except OSError as e:
-            raise _refuse(f"Cannot write the picture to {folder}: {e.strerror or e}.")
-        caps = ls.client_capabilities.window
-        if caps and caps.show_document and caps.show_document.support:
-            ls.window_show_document(lsp.ShowDocumentParams(uri=path.as_uri(), external=False, take_focus=False))
-        return {"svg": svg, "path": str(path)}
+            fixes = await ls.off_loop(lambda: core.fix_offers(analysis, chosen) if lazy
+                                      else core.quick_fixes(analysis, chosen, export=export, stop=stop))
+        except asyncio.CancelledError:
+            cancelled.set()
+            raise
+        except Stopped:
+            raise ContentModified("The document changed while its quick fixes were checked; ask again.") from None
+        seen: set = set()
+        preferred_for: set[int] = set()
+        for fix in fixes:
+            n = index_of.get(id(fix.issue))
+            key = (fix.title, n) if lazy else (fix.title, fix.edits)
+            if key in seen:  # two issues with the same repair (one edge, two findings) give one action
+                continue
+            seen.add(key)
+            diag = diag_by_index.get(n)
+            preferred = fix.preferred and id(fix.issue) not in preferred_for  # one per diagnostic
+            if preferred:
+                preferred_for.add(id(fix.issue))
+            out.append(convert.code_action(
+                fix.title, lsp.CodeActionKind.QuickFix, diagnostic=diag, preferred=preferred,
+                data={"uri": doc.uri, "version": version, "issue": n, "code": fix.issue.code, "title": fix.title} if lazy else None,
+                edit=None if lazy else _workspace_edit(ls, doc.uri, version, analysis.line_index, fix.edits),
+                run=convert.command("Go to the value to fill in", REVEAL_FILL, [doc.uri, fix.fill]) if fix.fill else None,
+            ))
+    if asked_fix_all or (only is None and not lazy):
+        fix = await ls.off_loop(lambda: core.fix_all(analysis, export=export))
+        if fix is not None:
+            out.append(convert.code_action(fix.title, FIX_ALL,
+                                           edit=_workspace_edit(ls, doc.uri, version, analysis.line_index, fix.edits)))
+    elif only is None and lazy and any(f.repair_class == "safe" for f in fixes):
+        # the menu under the cursor offers fix-all when a safe repair is among its quick fixes
+        out.append(convert.code_action(core.FIX_ALL_TITLE, FIX_ALL,
+                                       data={"uri": doc.uri, "version": version, "fixAll": True}))
+    return out
 
-    @server.command(APPLY_OPS)
-    async def apply_operations(ls, *args):
-        uri, ops = (list(args) + [None, None])[:2]
-        doc = ls.served(uri) if isinstance(uri, str) else None
-        if doc is None:
-            raise _refuse(f"{uri!r} is not an open grooph document.")
-        done = await ls.scheduler.result(doc)
-        analysis = done.analysis
-        outcome = await ls.off_loop(core.operations_edits, analysis, ops)
-        if not outcome.ok:
-            return {"ok": False, "ids": [], "error": outcome.error}
-        if outcome.edits:
-            result = await ls.workspace_apply_edit_async(lsp.ApplyWorkspaceEditParams(
-                edit=_workspace_edit(ls, doc.uri, done.snapshot.version, analysis.line_index, outcome.edits),
-                label="grooph: apply operations"))
-            if not result.applied:
-                return {"ok": False, "ids": list(outcome.ids), "error": {"index": -1, "op": "", "message": result.failure_reason or "the editor did not apply the edit"}}
-        return {"ok": True, "ids": list(outcome.ids), "error": None}
 
-    @server.command(REVEAL_FILL)
-    def reveal_fill(ls, *args):
-        uri, pointer = (list(args) + [None, ""])[:2]
-        """After a fix inserted an empty field, put the cursor inside it (window/showDocument)."""
-        doc = ls.served(uri) if isinstance(uri, str) else None
-        caps = ls.client_capabilities.window
-        if doc is None or not isinstance(pointer, str) or not (caps and caps.show_document and caps.show_document.support):
-            return False
-        parsed = parse(doc.text)
-        s, e = pointer_span(parsed, pointer)
-        if e - s >= 2 and doc.text[s] == '"':
-            s = e = s + 1  # inside the empty string's quotes
-        rng = to_lsp_range(doc.lines, (s, e), ls.encoding)
-        ls.window_show_document(lsp.ShowDocumentParams(uri=uri, take_focus=True, selection=rng))
-        return True
+async def resolve_code_action(ls, action: lsp.CodeAction) -> lsp.CodeAction:
+    """The edit of an action offered with its title only, made and checked (§8.2) now, off the
+    event loop; withheld, with a message saying why, when the checks refuse it."""
+    data = action.data if isinstance(action.data, dict) else None
+    if data is None or action.edit is not None or not isinstance(data.get("uri"), str):
+        return action
+    doc = ls.served(data["uri"])
+    if doc is None or doc.version != data.get("version"):
+        raise ContentModified("The document changed since this action was offered; ask for the actions again.")
+    result = await ls.scheduler.result(doc)
+    analysis, version = result.analysis, result.snapshot.version
+    export = ls.settings.complete
+    if data.get("fixAll"):
+        fix = await ls.off_loop(lambda: core.fix_all(analysis, export=export))
+        outcome = fix if fix is not None else Refused("No safe repair applies to this version of the document. Nothing was changed.")
+    else:
+        n = data.get("issue")
+        if not (isinstance(n, int) and 0 <= n < len(analysis.issues) and analysis.issues[n].code == data.get("code")
+                and isinstance(data.get("title"), str)):
+            raise ContentModified("This action no longer matches the document's diagnostics; ask for the actions again.")
+        issue = analysis.issues[n]
+        outcome = await ls.off_loop(lambda: core.resolve_offer(analysis, issue, data["title"], export=export))
+    if isinstance(outcome, Refused):
+        ls.window_show_message(convert.warning(outcome.message))
+        return action
+    if data.get("fixAll"):
+        action.title = outcome.title
+    action.edit = _workspace_edit(ls, doc.uri, version, analysis.line_index, outcome.edits)
+    return action
+
+
+async def preview(ls, *args):
+    uri, view, theme = (list(args) + [None, None, None])[:3]
+    if not isinstance(uri, str):
+        raise _refuse("grooph.preview needs the document's URI as its first argument: [uri, view?, theme?].")
+    doc = ls.served(uri)
+    if doc is None and (found := ls.store.get(uri)) is not None and getattr(found.neighbour, "name", "") == "workflow":
+        doc = found  # issue 15 point 6: a board workflow has a picture too
+    if doc is None:
+        raise _refuse(f"{uri} is not an open grooph document.")
+    if theme not in (None, "light", "dark", "auto"):
+        raise _refuse(f'Unknown theme {theme!r}: use "light", "dark" or "auto".')
+    theme = theme or ls.settings.preview_theme
+    if view not in (None, "wide", "sequence"):
+        raise _refuse(f'Unknown view {view!r}: use null, "wide" or "sequence".')
+    analysis = await ls.analysed(doc)
+    svg = await ls.off_loop(lambda: core.preview_svg(analysis, view=view, theme=theme))
+    if isinstance(svg, Refused):
+        raise _refuse(svg.message)
+    folder = cache_dir()
+    path = folder / preview_file_name(uri, doc.name, view, theme)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        path.write_text(svg, encoding="utf-8")
+    except OSError as e:
+        raise _refuse(f"Cannot write the picture to {folder}: {e.strerror or e}.")
+    caps = ls.client_capabilities.window
+    if caps and caps.show_document and caps.show_document.support:
+        ls.window_show_document(convert.show_document(path.as_uri(), external=False, take_focus=False))
+    return {"svg": svg, "path": str(path)}
+
+
+async def apply_operations(ls, *args):
+    uri, ops = (list(args) + [None, None])[:2]
+    doc = ls.served(uri) if isinstance(uri, str) else None
+    if doc is None:
+        raise _refuse(f"{uri!r} is not an open grooph document.")
+    done = await ls.scheduler.result(doc)
+    analysis = done.analysis
+    outcome = await ls.off_loop(core.operations_edits, analysis, ops)
+    if not outcome.ok:
+        return {"ok": False, "ids": [], "error": outcome.error}
+    if outcome.edits:
+        result = await ls.workspace_apply_edit_async(convert.apply_edit(
+            _workspace_edit(ls, doc.uri, done.snapshot.version, analysis.line_index, outcome.edits),
+            "grooph: apply operations"))
+        if not result.applied:
+            return {"ok": False, "ids": list(outcome.ids), "error": {"index": -1, "op": "", "message": result.failure_reason or "the editor did not apply the edit"}}
+    return {"ok": True, "ids": list(outcome.ids), "error": None}
+
+
+async def reveal_fill(ls, *args):
+    """After a fix inserted an empty field, put the cursor inside it (window/showDocument), placed
+    with the analysis of the document's current version (the one the fix made)."""
+    uri, pointer = (list(args) + [None, ""])[:2]
+    doc = ls.served(uri) if isinstance(uri, str) else None
+    caps = ls.client_capabilities.window
+    if doc is None or not isinstance(pointer, str) or not (caps and caps.show_document and caps.show_document.support):
+        return False
+    analysis = await ls.analysed(doc)
+    s, e = analysis.pointer_span(pointer)
+    if e - s >= 2 and analysis.text[s] == '"':
+        s = e = s + 1  # inside the empty string's quotes
+    rng = to_lsp_range(analysis.line_index, (s, e), ls.encoding)
+    ls.window_show_document(convert.show_document(uri, take_focus=True, selection=rng))
+    return True
 
 
 async def _neighbour_actions(ls: "GroophServer", params: lsp.CodeActionParams) -> list[lsp.CodeAction] | None:
@@ -279,9 +262,8 @@ async def _neighbour_actions(ls: "GroophServer", params: lsp.CodeActionParams) -
     out = []
     for fix in fixes:
         diag = diag_by_index.get(index_of.get(id(fix.issue)))
-        out.append(lsp.CodeAction(title=fix.title, kind=lsp.CodeActionKind.QuickFix,
-                                  diagnostics=[diag] if diag is not None else None, is_preferred=fix.preferred or None,
-                                  edit=_workspace_edit(ls, doc.uri, version, analysis.line_index, fix.edits)))
+        out.append(convert.code_action(fix.title, lsp.CodeActionKind.QuickFix, diagnostic=diag, preferred=fix.preferred,
+                                       edit=_workspace_edit(ls, doc.uri, version, analysis.line_index, fix.edits)))
     return out
 
 
@@ -295,6 +277,4 @@ def _kind_matches(ours: str, requested: str) -> bool:
 
 
 def _refuse(message: str) -> Exception:
-    from grooph_lsp.features import RequestRefused
-
     return RequestRefused(message)

@@ -1,23 +1,59 @@
-"""The one place where core values become LSP types: offsets → positions, issues → diagnostics."""
+"""The one place where lsprotocol objects are built: core values (offsets, spans, issues, outline
+entries, completions, hovers, edits, fixes) become LSP types, and the server's requests, reports,
+registrations and options are made here. Handlers translate and delegate; they build nothing."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from lsprotocol import types as lsp
 
-from grooph_core.analysis import Analysis
+from grooph_core.analysis import DocumentAnalysis
 from grooph_core.code_docs import page_uri
 from grooph_core.issues import CODES, Issue
-from grooph_core.line_index import LineIndex
+from grooph_core.line_index import LineIndex, lsp_range
+from grooph_core.navigation import PlacedSymbol
+from grooph_core.text_edits import TextEdit
+
+# --- what the server registers (options of the methods in server.FEATURES) ------------------------
+FIX_ALL = "source.fixAll.grooph"
+COMPLETION_OPTIONS = lsp.CompletionOptions(trigger_characters=['"', ":"])
+RENAME_OPTIONS = lsp.RenameOptions(prepare_provider=True)
+CODE_ACTION_OPTIONS = lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix, FIX_ALL], resolve_provider=True)
+# a map's W_GRAPH_UNRESOLVED follows its graphs: inter-file dependencies
+DIAGNOSTIC_OPTIONS = lsp.DiagnosticOptions(identifier="grooph", inter_file_dependencies=True, workspace_diagnostics=False)
+RENAME_FILTERS = lsp.FileOperationRegistrationOptions(filters=[
+    lsp.FileOperationFilter(scheme="file", pattern=lsp.FileOperationPattern(glob="**/*.json", matches=lsp.FileOperationPatternKind.File)),
+    lsp.FileOperationFilter(scheme="file", pattern=lsp.FileOperationPattern(glob="**", matches=lsp.FileOperationPatternKind.Folder)),
+])
 
 
-
+# --- positions and ranges -----------------------------------------------------------------------
 def to_lsp_position(lines: LineIndex, offset: int, encoding: str) -> lsp.Position:
     line, col = lines.position(offset, encoding)
     return lsp.Position(line=line, character=col)
 
 
 def to_lsp_range(lines: LineIndex, span: tuple[int, int], encoding: str) -> lsp.Range:
+    """A span as an LSP range: the offsets placed by the core's `LineIndex` (the same conversion as
+    `line_index.lsp_range`, built straight into lsprotocol types: going through the plain dict cost
+    about 3x per range, measured, on a path that places every diagnostic)."""
     return lsp.Range(start=to_lsp_position(lines, span[0], encoding), end=to_lsp_position(lines, span[1], encoding))
+
+
+def range_from_json(r: dict) -> lsp.Range:
+    """A range in plain LSP shape (`{"start": {"line", "character"}, "end": …}`) as an lsprotocol range;
+    TypeError/KeyError when it is not one."""
+    return lsp.Range(start=lsp.Position(**r["start"]), end=lsp.Position(**r["end"]))
+
+
+def location(uri: str, rng: lsp.Range) -> lsp.Location:
+    return lsp.Location(uri=uri, range=rng)
+
+
+def start_of(uri: str) -> lsp.Location:
+    """The first character of a document (go to a file)."""
+    return lsp.Location(uri=uri, range=lsp.Range(start=lsp.Position(0, 0), end=lsp.Position(0, 0)))
 
 
 def to_offset(lines: LineIndex, pos: lsp.Position, encoding: str) -> int:
@@ -29,7 +65,8 @@ def code_link(code: str) -> str:
     return page_uri(code)
 
 
-def to_lsp_diagnostic(analysis: Analysis, issue: Issue, uri: str, encoding: str, index: int) -> lsp.Diagnostic:
+# --- diagnostics ----------------------------------------------------------------------------------
+def to_lsp_diagnostic(analysis: DocumentAnalysis, issue: Issue, uri: str, encoding: str, index: int) -> lsp.Diagnostic:
     lines = analysis.line_index
     severity = lsp.DiagnosticSeverity.Error if issue.severity == "error" else lsp.DiagnosticSeverity.Warning
     related = None
@@ -61,22 +98,53 @@ def to_lsp_diagnostic(analysis: Analysis, issue: Issue, uri: str, encoding: str,
     )
 
 
+def publish(uri: str, diagnostics: list[lsp.Diagnostic], version: int | None = None) -> lsp.PublishDiagnosticsParams:
+    return lsp.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version)
+
+
+def document_report(items: list[lsp.Diagnostic], result_id: str | None = None) -> lsp.RelatedFullDocumentDiagnosticReport:
+    return lsp.RelatedFullDocumentDiagnosticReport(items=items, result_id=result_id)
+
+
+def unchanged_report(result_id: str) -> lsp.RelatedUnchangedDocumentDiagnosticReport:
+    return lsp.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
+
+
+def workspace_item(uri: str, items: list[lsp.Diagnostic] | None, result_id: str | None):
+    """One closed document in a workspace report: its diagnostics (`items` None: unchanged since
+    `result_id`, which the client holds)."""
+    if items is None:
+        return lsp.WorkspaceUnchangedDocumentDiagnosticReport(uri=uri, result_id=result_id, version=None)  # type: ignore[arg-type]
+    return lsp.WorkspaceFullDocumentDiagnosticReport(uri=uri, items=items, result_id=result_id, version=None)
+
+
+def workspace_report(items: list) -> lsp.WorkspaceDiagnosticReport:
+    return lsp.WorkspaceDiagnosticReport(items=items)
+
+
+# --- places, symbols, folds ----------------------------------------------------------------------
+# Outline entries and workspace symbols by kind (graph, map and neighbouring kinds; navigation.Symbol.kind).
+SYMBOL_KINDS = {
+    "graph": lsp.SymbolKind.Module, "map": lsp.SymbolKind.Module, "list": lsp.SymbolKind.Array,
+    "node": lsp.SymbolKind.Class, "edge": lsp.SymbolKind.Event, "loop": lsp.SymbolKind.Enum,
+    "policy": lsp.SymbolKind.Interface, "group": lsp.SymbolKind.Namespace, "note": lsp.SymbolKind.String,
+    "lane": lsp.SymbolKind.Namespace, "session": lsp.SymbolKind.Class, "person": lsp.SymbolKind.Object,
+    "handoff": lsp.SymbolKind.Event,
+    "status": lsp.SymbolKind.EnumMember, "event": lsp.SymbolKind.Event, "role": lsp.SymbolKind.Property,
+    "run spec": lsp.SymbolKind.Function, "run state": lsp.SymbolKind.EnumMember, "cap": lsp.SymbolKind.Constant,
+    "task": lsp.SymbolKind.Class, "episode": lsp.SymbolKind.Object,
+}
+
+
 def to_lsp_location(uri: str, lines: LineIndex, span: tuple[int, int], encoding: str) -> lsp.Location:
     return lsp.Location(uri=uri, range=to_lsp_range(lines, span, encoding))
-
-
-WORKSPACE_SYMBOL_KINDS = {
-    "graph": lsp.SymbolKind.Module, "map": lsp.SymbolKind.Module, "node": lsp.SymbolKind.Class,
-    "loop": lsp.SymbolKind.Enum, "lane": lsp.SymbolKind.Namespace, "session": lsp.SymbolKind.Class,
-    "person": lsp.SymbolKind.Object, "handoff": lsp.SymbolKind.Event,
-}
 
 
 def to_lsp_workspace_symbol(symbol, container: str, uri: str, lines: LineIndex, encoding: str) -> lsp.SymbolInformation:
     """A workspace symbol (core `SymbolFact`): `id — name`, located at the object's id."""
     label = symbol.ident if not symbol.name or symbol.name == symbol.ident else f"{symbol.ident} — {symbol.name}"
     return lsp.SymbolInformation(
-        name=label or "(no id)", kind=WORKSPACE_SYMBOL_KINDS.get(symbol.kind, lsp.SymbolKind.Object),
+        name=label or "(no id)", kind=SYMBOL_KINDS.get(symbol.kind, lsp.SymbolKind.Object),
         location=to_lsp_location(uri, lines, symbol.selection, encoding), container_name=container or None,
     )
 
@@ -86,8 +154,171 @@ def to_lsp_code_lens(lens, uri: str, lines: LineIndex, encoding: str, command: s
     rng = to_lsp_range(lines, (lens.span[0], lens.span[0]), encoding)
     cmd = None
     if lens.targets:
-        ranges = [to_lsp_range(lines, t, encoding) for t in lens.targets]
-        args = [uri, [{"start": {"line": r.start.line, "character": r.start.character},
-                       "end": {"line": r.end.line, "character": r.end.character}} for r in ranges]]
+        args = [uri, [lsp_range(lines, t, encoding) for t in lens.targets]]  # plain JSON: the command's arguments
         cmd = lsp.Command(title=lens.title, command=command, arguments=args)
     return lsp.CodeLens(range=rng, command=cmd)
+
+
+def to_lsp_document_symbol(placed: PlacedSymbol, lines: LineIndex, encoding: str) -> lsp.DocumentSymbol:
+    """An outline entry placed in the text (`navigation.place_symbols`), children included."""
+    sym = placed.symbol
+    return lsp.DocumentSymbol(
+        name=sym.name or "(unnamed)",
+        detail=sym.detail,
+        kind=SYMBOL_KINDS.get(sym.kind, lsp.SymbolKind.Object),
+        range=to_lsp_range(lines, placed.span, encoding),
+        selection_range=to_lsp_range(lines, placed.selection, encoding),
+        children=[to_lsp_document_symbol(c, lines, encoding) for c in placed.children],
+    )
+
+
+def to_lsp_folding_range(first: int, last: int) -> lsp.FoldingRange:
+    """A fold over 0-based lines (`navigation.folding_lines`)."""
+    return lsp.FoldingRange(start_line=first, end_line=last)
+
+
+def locations(uri: str, lines: LineIndex, spans, encoding: str) -> list[lsp.Location]:
+    return [to_lsp_location(uri, lines, s, encoding) for s in spans]
+
+
+# --- hover and completion ------------------------------------------------------------------------
+def markup(text: str, formats) -> lsp.MarkupContent:
+    """Markdown when the client takes it, else plain text (LSP: the client lists what it renders)."""
+    if formats is None or lsp.MarkupKind.Markdown in formats:
+        return lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=text)
+    return lsp.MarkupContent(kind=lsp.MarkupKind.PlainText, value=plain(text))
+
+
+def plain(text: str) -> str:
+    return text.replace("**", "").replace("`", "").replace("*", "")
+
+
+def hover_formats(capabilities: lsp.ClientCapabilities):
+    td = capabilities.text_document
+    return td.hover.content_format if td and td.hover else None
+
+
+def completion_formats(capabilities: lsp.ClientCapabilities):
+    td = capabilities.text_document
+    item = td.completion.completion_item if td and td.completion else None
+    return item.documentation_format if item else None
+
+
+def snippet_support(capabilities: lsp.ClientCapabilities) -> bool:
+    td = capabilities.text_document
+    item = td.completion.completion_item if td and td.completion else None
+    return bool(item and item.snippet_support)
+
+
+def to_lsp_hover(markdown: str, span: tuple[int, int], lines: LineIndex, encoding: str,
+                 capabilities: lsp.ClientCapabilities) -> lsp.Hover:
+    """A core hover (its Markdown and the span it is about), in the markup the client renders."""
+    return lsp.Hover(contents=markup(markdown, hover_formats(capabilities)), range=to_lsp_range(lines, span, encoding))
+
+
+COMPLETION_KINDS = {
+    "key": lsp.CompletionItemKind.Property,
+    "value": lsp.CompletionItemKind.EnumMember,
+    "id": lsp.CompletionItemKind.Reference,
+}
+
+
+def to_lsp_completions(found, lines: LineIndex, encoding: str, capabilities: lsp.ClientCapabilities) -> lsp.CompletionList:
+    """Core completions, in their order (`sort_text`), as the client can take them: a snippet when it
+    supports snippets and the completion has one, documentation in its markup."""
+    items = []
+    formats = completion_formats(capabilities)
+    snippets = snippet_support(capabilities)
+    for n, c in enumerate(found):
+        items.append(lsp.CompletionItem(
+            label=c.label,
+            kind=COMPLETION_KINDS.get(c.kind, lsp.CompletionItemKind.Value),
+            detail=c.detail or None,
+            documentation=(markup(c.documentation, formats) if formats else plain(c.documentation)) if c.documentation else None,
+            sort_text=f"{n:04d}",
+            filter_text=c.filter_text or None,
+            text_edit=lsp.TextEdit(range=to_lsp_range(lines, c.span, encoding),
+                                   new_text=c.snippet if snippets and c.snippet else c.insert_text),
+            insert_text_format=lsp.InsertTextFormat.Snippet if snippets and c.snippet else None,
+            additional_text_edits=[lsp.TextEdit(range=to_lsp_range(lines, (c.comma_at, c.comma_at), encoding), new_text=",")]
+            if c.comma_at is not None else None,
+        ))
+    return lsp.CompletionList(is_incomplete=False, items=items)
+
+
+def rename_placeholder(span: tuple[int, int], text: str, lines: LineIndex, encoding: str) -> lsp.PrepareRenamePlaceholder:
+    return lsp.PrepareRenamePlaceholder(range=to_lsp_range(lines, span, encoding), placeholder=text)
+
+
+# --- edits -----------------------------------------------------------------------------------------
+def to_lsp_edits(lines: LineIndex, edits: "list[TextEdit] | tuple[TextEdit, ...]", encoding: str) -> list[lsp.TextEdit]:
+    """Core edits (`TextEdit`: offsets and text) placed with the line index of the version they were made for."""
+    return [lsp.TextEdit(range=to_lsp_range(lines, (e.start, e.end), encoding), new_text=e.text) for e in edits]
+
+
+def text_edit(span: tuple[int, int], text: str, lines: LineIndex, encoding: str) -> lsp.TextEdit:
+    return lsp.TextEdit(range=to_lsp_range(lines, span, encoding), new_text=text)
+
+
+def changes_edit(changes: dict[str, list[lsp.TextEdit]]) -> lsp.WorkspaceEdit:
+    """Edits by document URI, not tied to a version (rename, files renamed)."""
+    return lsp.WorkspaceEdit(changes=changes)
+
+
+def versioned_edit(uri: str, version: int, lines: LineIndex, edits, encoding: str) -> lsp.WorkspaceEdit:
+    """Edits of one version of a document, placed with that version's line index."""
+    return lsp.WorkspaceEdit(document_changes=[lsp.TextDocumentEdit(
+        text_document=lsp.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version),
+        edits=to_lsp_edits(lines, list(edits), encoding),
+    )])
+
+
+# --- code actions and commands -------------------------------------------------------------------
+def command(title: str, name: str, arguments: list) -> lsp.Command:
+    return lsp.Command(title=title, command=name, arguments=arguments)
+
+
+def code_action(title: str, kind: str, *, diagnostic: lsp.Diagnostic | None = None, preferred: bool = False,
+                edit: lsp.WorkspaceEdit | None = None, data: dict | None = None,
+                run: lsp.Command | None = None) -> lsp.CodeAction:
+    """A quick fix (about `diagnostic`) or a source action; with its edit, or its `data` to resolve it later."""
+    return lsp.CodeAction(title=title, kind=kind, diagnostics=[diagnostic] if diagnostic is not None else None,
+                          is_preferred=preferred or None, edit=edit, data=data, command=run)
+
+
+# --- messages to the client ----------------------------------------------------------------------
+def warning(message: str) -> lsp.ShowMessageParams:
+    return lsp.ShowMessageParams(type=lsp.MessageType.Warning, message=message)
+
+
+def show_document(uri: str, *, take_focus: bool, selection: lsp.Range | None = None,
+                  external: bool | None = None) -> lsp.ShowDocumentParams:
+    return lsp.ShowDocumentParams(uri=uri, external=external, take_focus=take_focus, selection=selection)
+
+
+def apply_edit(edit: lsp.WorkspaceEdit, label: str) -> lsp.ApplyWorkspaceEditParams:
+    return lsp.ApplyWorkspaceEditParams(edit=edit, label=label)
+
+
+def configuration_request(section: str) -> lsp.ConfigurationParams:
+    return lsp.ConfigurationParams(items=[lsp.ConfigurationItem(section=section)])
+
+
+def registration(ident: str, method: str, options: Any = None) -> lsp.RegistrationParams:
+    return lsp.RegistrationParams(registrations=[lsp.Registration(id=ident, method=method, register_options=options)])
+
+
+def watched_files(globs) -> lsp.DidChangeWatchedFilesRegistrationOptions:
+    return lsp.DidChangeWatchedFilesRegistrationOptions(watchers=[lsp.FileSystemWatcher(glob_pattern=g) for g in globs])
+
+
+def progress_begin(title: str, message: str) -> lsp.WorkDoneProgressBegin:
+    return lsp.WorkDoneProgressBegin(title=title, message=message, percentage=0, cancellable=False)
+
+
+def progress_report(message: str, percentage: int) -> lsp.WorkDoneProgressReport:
+    return lsp.WorkDoneProgressReport(message=message, percentage=percentage)
+
+
+def progress_end(message: str) -> lsp.WorkDoneProgressEnd:
+    return lsp.WorkDoneProgressEnd(message=message)

@@ -7,17 +7,16 @@ on such lines: DESIGN.md "Known pitfalls").
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from urllib.parse import unquote, urlparse
 
-from grooph_core.analysis import Analysis, analyze
+from grooph_core.analysis import DocumentAnalysis, analyze
 from grooph_core.kinds import NeighbourKind, kind_from_name, neighbour_from_name
-from grooph_core.line_index import LineIndex, index_in
+from grooph_core.line_index import LineIndex
 from grooph_core.neighbours import analyze_neighbour
+from grooph_core.workspace.discover import claims_grooph
 
 GROOPH_LANGUAGES = {"grooph", "grooph-map"}
-_CLAIMS = re.compile(r'"groophMap"\s*:|"grooph"\s*:')
 
 
 def uri_name(uri: str) -> str:
@@ -40,9 +39,15 @@ class OpenDocument:
             self._lines = LineIndex(self.text)
         return self._lines
 
-    def set_text(self, text: str) -> None:
+    def set_text(self, text: str, lines: LineIndex | None = None) -> None:
+        """A new text, with its line index when the caller has it (a ranged change carries it on)."""
         self.text = text
-        self._lines = None
+        self._lines = lines
+
+    def use_lines(self, lines: LineIndex) -> None:
+        """Take a line index of this very text (its analysis's) when none was built yet."""
+        if self._lines is None and lines.text is self.text:
+            self._lines = lines
 
     @property
     def name(self) -> str:
@@ -60,12 +65,7 @@ class OpenDocument:
             return True
         if not self.name.lower().endswith(".json") and self.language_id not in ("json", "jsonc"):
             return False
-        if not _CLAIMS.search(self.text[:65536]):
-            return False
-        from grooph_core.source import parse
-
-        value = parse(self.text).value
-        return isinstance(value, dict) and ("grooph" in value or "groophMap" in value)
+        return claims_grooph(self.text)
 
 
 class DocumentStore:
@@ -113,29 +113,22 @@ class DocumentStore:
             new_text = text[:start] + ch.text + text[end:]
             lines = lines.edited(start, end, ch.text, new_text)
             text = new_text
-        doc.set_text(text)
-        doc._lines = lines
+        doc.set_text(text, lines)
         doc.version = version
         return doc
 
 
 def analyse_text(uri: str, name: str, text: str, *, export: bool, max_chars: int,
-                 lines: LineIndex | None = None, resolver=None) -> Analysis:
+                 resolver=None) -> DocumentAnalysis:
     """The analysis of one version's text (a function of its arguments and the files a map names: safe
     in a worker thread). `resolver` looks up a map's graphs; by default, beside the map on disk. A
     neighbouring format (by name) gets its own analysis (grooph_core.neighbours)."""
     neighbour = neighbour_from_name(name)
     if neighbour is not None:
-        result = analyze_neighbour(text, neighbour, max_chars=max_chars)
-        if lines is not None:
-            index_in(result._lines, text, lines)
-        return result
+        return analyze_neighbour(text, neighbour, max_chars=max_chars)
     if resolver is None:
         resolver = _resolver_for(uri)
-    result = analyze(text, name=name, export=export, resolver=resolver, max_chars=max_chars)
-    if lines is not None:  # one line index per version, shared with the document
-        index_in(result._lines, text, lines)
-    return result
+    return analyze(text, name=name, export=export, resolver=resolver, max_chars=max_chars)
 
 
 def _resolver_for(uri: str):

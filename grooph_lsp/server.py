@@ -1,5 +1,7 @@
-"""The language server: one `create_server()` with the whole registration list; each handler fetches
-the document's analysis, calls the core, and wraps the answer in lsprotocol types (DESIGN.md)."""
+"""The language server: `GroophServer` (open documents, settings, the scheduler, the workspace) and the
+one registration list (`FEATURES`, `COMMANDS`) that `create_server()` registers. Each handler
+(lifecycle.py, features.py, actions.py, workspace_features.py) fetches the document's analysis, calls
+the core, and converts the answer with convert.py (DESIGN.md)."""
 
 from __future__ import annotations
 
@@ -14,16 +16,17 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
 from grooph_core import __version__
-from grooph_core.analysis import Analysis
-from grooph_lsp import features
+from grooph_core.analysis import DocumentAnalysis
+from grooph_lsp import actions, convert, features, lifecycle, workspace_features
 from grooph_lsp.convert import to_lsp_diagnostic
 from grooph_lsp.documents import DocumentStore, OpenDocument, analyse_text
+from grooph_lsp.errors import REQUEST_VERSION, quiet_refusals
 from grooph_lsp.scheduler import Result, Scheduler, Snapshot
 from grooph_lsp.settings import Settings, merge
+from grooph_lsp.workspace import Workspace
 
 log = logging.getLogger("grooph_lsp")
 
-FIX_ALL_KIND = "source.fixAll.grooph"
 T = TypeVar("T")
 
 
@@ -44,7 +47,7 @@ class GroophProtocol(LanguageServerProtocol):
         uri = getattr(td, "uri", None)
         doc = self._server.store.get(uri) if isinstance(uri, str) and hasattr(self._server, "store") else None
         # the handler's task copies this context when it is created, here, before later messages run
-        features.REQUEST_VERSION.set((uri, doc.version) if doc is not None else None)
+        REQUEST_VERSION.set((uri, doc.version) if doc is not None else None)
         return super()._handle_request(msg_id, method_name, params)
 
     @lsp_method(lsp.TEXT_DOCUMENT_DID_OPEN)
@@ -67,16 +70,20 @@ class GroophServer(LanguageServer):
         self.store = DocumentStore()
         self.settings = Settings()
         self.pull = False
+        self.position_encoding = "utf-16"  # as agreed at initialize (lifecycle.initialize)
         self.scheduler = Scheduler(self._compute, self._analysis_key, self._publish_result,
                                    lambda: self.settings.debounce_ms)
         # Requests' own long work (formatting, code actions, rename …) runs here, beside the analyses.
         self.request_worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="grooph-requests")
+        # The workspace: files not open, links between maps and graphs (workspace.py); a map's graphs
+        # are looked up in it, open texts winning over files.
+        self.ws = Workspace(self)
+        self.store.resolver_for = self.ws.resolver_for
 
     # --- helpers used by the handlers -------------------------------------------------------
     @property
     def encoding(self) -> str:
-        enc = self.workspace.position_encoding if self.protocol._workspace is not None else None
-        return str(enc.value if hasattr(enc, "value") else enc or "utf-16")
+        return self.position_encoding
 
     def served(self, uri: str) -> OpenDocument | None:
         """The open document for a grooph feature; the neighbouring formats get diagnostics only (so far)."""
@@ -87,7 +94,7 @@ class GroophServer(LanguageServer):
         return (doc.version, len(doc.text), self.settings.complete, self.settings.max_chars,
                 self.store.generation.get(doc.uri, 0))
 
-    def _compute(self, snap: Snapshot) -> tuple[Analysis | None, list[lsp.Diagnostic]]:
+    def _compute(self, snap: Snapshot) -> tuple[DocumentAnalysis | None, list[lsp.Diagnostic]]:
         """Analyse a snapshot and build its diagnostics (runs in the scheduler's worker thread); a
         document that is not a grooph one gets none."""
         if not OpenDocument(snap.uri, snap.text, snap.version, snap.language_id).served():
@@ -98,14 +105,14 @@ class GroophServer(LanguageServer):
         enc = self.encoding
         return a, [to_lsp_diagnostic(a, issue, snap.uri, enc, n) for n, issue in enumerate(a.issues)]
 
-    def analysis(self, doc: OpenDocument) -> Analysis:
+    def analysis(self, doc: OpenDocument) -> DocumentAnalysis:
         """The current version's analysis, computed here if it is not ready (blocks: prefer `analysed`).
         Only for a served document (`served`)."""
         a = self.scheduler.compute_here(doc).analysis
         assert a is not None, "analysis asked for a document that is not served"
         return a
 
-    async def analysed(self, doc: OpenDocument) -> Analysis:
+    async def analysed(self, doc: OpenDocument) -> DocumentAnalysis:
         """The current version's analysis, waited for off the event loop (a served document)."""
         a = (await self.scheduler.result(doc)).analysis
         assert a is not None, "analysis asked for a document that is not served"
@@ -121,11 +128,11 @@ class GroophServer(LanguageServer):
         doc = self.store.get(snap.uri)
         if self.pull or doc is None or getattr(self.protocol, "_shutdown", False):
             return  # after shutdown the client reads nothing more (and stdout may be closed)
-        if current and doc._lines is None and result.analysis is not None:
-            doc._lines = result.analysis.line_index  # the next change's offsets need this version's lines
+        if current and result.analysis is not None:
+            doc.use_lines(result.analysis.line_index)  # the next change's offsets need this version's lines
         diags = result.diagnostics
         self.scheduler.shown(snap.uri, snap.version)
-        self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=snap.uri, diagnostics=diags, version=snap.version))
+        self.text_document_publish_diagnostics(convert.publish(snap.uri, diags, snap.version))
 
     def schedule(self, doc: OpenDocument, delay_ms: int | None = None) -> None:
         """Validate the document: at once (`delay_ms` 0), or after the scheduler's wait for a change."""
@@ -152,9 +159,7 @@ class GroophServer(LanguageServer):
         if not (caps and caps.configuration):
             return False
         try:
-            result = await self.workspace_configuration_async(
-                lsp.ConfigurationParams(items=[lsp.ConfigurationItem(section="grooph")])
-            )
+            result = await self.workspace_configuration_async(convert.configuration_request("grooph"))
         except Exception as e:  # a client that fails the request keeps the settings we have
             log.warning("workspace/configuration failed: %s", e)
             return False
@@ -164,86 +169,49 @@ class GroophServer(LanguageServer):
         return self.settings != before
 
 
+# The registration list: every LSP method and command the server answers, each registered once, with
+# its options (convert.py). A handler that the workspace also needs calls it itself.
+FEATURES: list[tuple[str, Callable[..., Any], Any]] = [
+    (lsp.INITIALIZE, lifecycle.initialize, None),
+    (lsp.INITIALIZED, lifecycle.initialized, None),
+    (lsp.WORKSPACE_DID_CHANGE_CONFIGURATION, lifecycle.did_change_configuration, None),
+    (lsp.TEXT_DOCUMENT_DID_OPEN, lifecycle.did_open, None),
+    (lsp.TEXT_DOCUMENT_DID_CHANGE, lifecycle.did_change, None),
+    (lsp.TEXT_DOCUMENT_DID_SAVE, lifecycle.did_save, None),
+    (lsp.TEXT_DOCUMENT_DID_CLOSE, lifecycle.did_close, None),
+    (lsp.TEXT_DOCUMENT_DIAGNOSTIC, lifecycle.pull_diagnostics, convert.DIAGNOSTIC_OPTIONS),
+    (lsp.TEXT_DOCUMENT_FORMATTING, features.formatting, None),
+    (lsp.TEXT_DOCUMENT_DEFINITION, features.definition, None),
+    (lsp.TEXT_DOCUMENT_REFERENCES, features.references, None),
+    (lsp.TEXT_DOCUMENT_PREPARE_RENAME, features.prepare_rename, None),
+    (lsp.TEXT_DOCUMENT_RENAME, features.rename, convert.RENAME_OPTIONS),
+    (lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL, features.symbols, None),
+    (lsp.TEXT_DOCUMENT_FOLDING_RANGE, features.folding, None),
+    (lsp.TEXT_DOCUMENT_HOVER, features.hover, None),
+    (lsp.TEXT_DOCUMENT_COMPLETION, features.completion, convert.COMPLETION_OPTIONS),
+    (lsp.TEXT_DOCUMENT_CODE_ACTION, actions.code_action, convert.CODE_ACTION_OPTIONS),
+    (lsp.CODE_ACTION_RESOLVE, actions.resolve_code_action, None),
+    (lsp.TEXT_DOCUMENT_CODE_LENS, workspace_features.code_lens, None),
+    (lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES, workspace_features.did_change_watched_files, None),
+    (lsp.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS, workspace_features.did_change_folders, None),
+    (lsp.WORKSPACE_DIAGNOSTIC, workspace_features.workspace_diagnostic, None),
+    (lsp.WORKSPACE_WILL_RENAME_FILES, workspace_features.will_rename_files, convert.RENAME_FILTERS),
+    (lsp.WORKSPACE_SYMBOL, workspace_features.workspace_symbol, None),
+]
+COMMANDS: list[tuple[str, Callable[..., Any]]] = [
+    (actions.PREVIEW, actions.preview),
+    (actions.APPLY_OPS, actions.apply_operations),
+    (actions.REVEAL_FILL, actions.reveal_fill),
+    (workspace_features.SHOW_LOCATIONS, workspace_features.show_locations),
+]
+
+
 def create_server() -> GroophServer:
-    """Build a server with every feature registered (a fresh one per test)."""
+    """Build a server with every feature of the registration list (a fresh one per test)."""
+    quiet_refusals()
     server = GroophServer()
-
-    @server.feature(lsp.INITIALIZE)
-    def initialize(ls: GroophServer, params: lsp.InitializeParams) -> None:
-        ls.settings = merge(Settings(), params.initialization_options)
-        td = params.capabilities.text_document
-        ls.pull = bool(td and td.diagnostic)
-
-    @server.feature(lsp.INITIALIZED)
-    async def initialized(ls: GroophServer, params: lsp.InitializedParams) -> None:
-        caps = ls.client_capabilities.workspace
-        if caps and caps.did_change_configuration and caps.did_change_configuration.dynamic_registration:
-            try:
-                await ls.client_register_capability_async(lsp.RegistrationParams(registrations=[
-                    lsp.Registration(id="grooph-config", method=lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
-                ]))
-            except Exception as e:
-                log.warning("could not register for configuration changes: %s", e)
-        if await ls.fetch_configuration():
-            ls.revalidate_all()
-
-    @server.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
-    async def did_change_configuration(ls: GroophServer, params: lsp.DidChangeConfigurationParams) -> None:
-        settings = params.settings
-        before = ls.settings
-        if isinstance(settings, dict) and ("grooph" in settings or any(str(k).startswith("grooph.") for k in settings)):
-            ls.settings = merge(ls.settings, settings)
-        else:
-            await ls.fetch_configuration()
-        if ls.settings != before:
-            ls.revalidate_all()
-
-    @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
-    def did_open(ls: GroophServer, params: lsp.DidOpenTextDocumentParams) -> None:
-        td = params.text_document
-        ls.scheduler.forget(td.uri)
-        doc = ls.store.open(td.uri, td.text, td.version, td.language_id)
-        if doc.served():
-            ls.schedule(doc, 0)
-
-    @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
-    def did_change(ls: GroophServer, params: lsp.DidChangeTextDocumentParams) -> None:
-        td = params.text_document
-        doc = ls.store.change(td.uri, td.version, list(params.content_changes), ls.encoding)
-        if doc is not None:
-            ls.schedule(doc)
-
-    @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
-    def did_save(ls: GroophServer, params: lsp.DidSaveTextDocumentParams) -> None:
-        doc = ls.store.get(params.text_document.uri)
-        if doc is not None:
-            if params.text is not None and params.text != doc.text:
-                doc.set_text(params.text)
-            ls.schedule(doc, 0)
-
-    @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
-    def did_close(ls: GroophServer, params: lsp.DidCloseTextDocumentParams) -> None:
-        uri = params.text_document.uri
-        ls.scheduler.forget(uri)
-        ls.store.close(uri)
-        if not ls.pull:
-            ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
-
-    @server.feature(lsp.TEXT_DOCUMENT_DIAGNOSTIC, lsp.DiagnosticOptions(identifier="grooph", inter_file_dependencies=False, workspace_diagnostics=False))
-    async def pull_diagnostics(ls: GroophServer, params: lsp.DocumentDiagnosticParams) -> Any:
-        """The version current when the request came, analysed off the event loop."""
-        doc = ls.store.get(params.text_document.uri)
-        if doc is None or not doc.served():
-            return lsp.RelatedFullDocumentDiagnosticReport(items=[])
-        result_id = f"{doc.uri}@{doc.version}@{ls.settings.complete}"
-        if params.previous_result_id == result_id:
-            return lsp.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
-        result = await ls.scheduler.result(doc)
-        ls.scheduler.shown(doc.uri, result.snapshot.version)
-        return lsp.RelatedFullDocumentDiagnosticReport(items=result.diagnostics, result_id=result_id)
-
-    features.register(server)
-    from grooph_lsp import workspace_features  # last: it chains in front of the handlers above
-
-    workspace_features.register(server)
+    for method, handler, options in FEATURES:
+        server.feature(method, options)(handler)
+    for name, handler in COMMANDS:
+        server.command(name)(handler)
     return server

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from grooph_core.source import MAX_CHARS
+
 THEMES = ("light", "dark", "auto")
 
 
@@ -17,7 +19,7 @@ class Settings:
     complete: bool = False
     debounce_ms: int = 150
     preview_theme: str = "auto"
-    max_chars: int = 5_000_000
+    max_chars: int = MAX_CHARS  # the core's limit (source.py), unless the user sets another
     workspace_diagnostics: bool = True
 
 

@@ -5,8 +5,8 @@ deleted on disk are followed (`workspace/didChangeWatchedFiles`, registered dyna
 editor's text always wins over the file. The core (`grooph_core.workspace`) finds, reads and checks;
 this module schedules (in chunks, off the event loop) and converts.
 
-It hooks into the document lifecycle by chaining after the handlers server.py registered
-(`chain_after`), so those stay as they are.
+The document lifecycle's handlers (lifecycle.py) call its hooks (`did_open`, `did_change`,
+`did_close`, `settings_changed`, `initialized`) after their own work.
 """
 
 from __future__ import annotations
@@ -15,8 +15,7 @@ import asyncio
 import itertools
 import logging
 import os
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
 from pygls.uris import from_fs_path, to_fs_path
@@ -26,6 +25,7 @@ from grooph_core.kinds import kind_from_name
 from grooph_core.rules.map.graph_pointers import file_graph_resolver, graph_answer_at
 from grooph_core.workspace.facts import DocumentFacts, document_facts
 from grooph_core.workspace.index import Checked, WorkspaceIndex, check_file, check_text, file_stamp
+from grooph_lsp import convert
 from grooph_lsp.convert import to_lsp_diagnostic
 
 if TYPE_CHECKING:
@@ -51,29 +51,6 @@ def uri_path(uri: str) -> str | None:
 
 def path_uri(path: str) -> str:
     return from_fs_path(path) or ("file://" + path)
-
-
-def chain_after(server: "GroophServer", method: str, hook: Callable[[Any], Any]) -> None:
-    """Run `hook(params)` after the handler already registered for `method` (sync or async)."""
-    features = server.protocol.fm.features
-    original = features[method]
-
-    if asyncio.iscoroutinefunction(original) or asyncio.iscoroutinefunction(hook):
-        async def chained(params):
-            result = original(params)
-            if asyncio.iscoroutine(result):
-                result = await result
-            after = hook(params)
-            if asyncio.iscoroutine(after):
-                await after
-            return result
-    else:
-        def chained(params):
-            result = original(params)
-            hook(params)
-            return result
-
-    features[method] = chained
 
 
 class Workspace:
@@ -274,14 +251,14 @@ class Workspace:
         diags = [to_lsp_diagnostic(a, issue, uri, self.ls.encoding, n) for n, issue in enumerate(a.issues)]
         self.reports[uri] = (str(next(self.serial)), diags)
         if not self.ls.pull and self.open_doc_at(path) is None:
-            self.ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=diags))
+            self.ls.text_document_publish_diagnostics(convert.publish(uri, diags))
         self.bump()
 
     def drop_report(self, uri: str) -> None:
         if self.reports.pop(uri, None) is not None and not self.ls.pull:
             path = uri_path(uri)
             if path is None or self.open_doc_at(path) is None:
-                self.ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+                self.ls.text_document_publish_diagnostics(convert.publish(uri, []))
 
     def gone(self, path: str) -> None:
         """A file deleted, ignored, or no longer a grooph document."""
@@ -300,18 +277,17 @@ class Workspace:
         except Exception as e:
             log.info("the client refused a progress token: %s", e)
             return None
-        self.ls.work_done_progress.begin(token, lsp.WorkDoneProgressBegin(
-            title="grooph: checking the workspace", message="Finding grooph documents", percentage=0, cancellable=False))
+        self.ls.work_done_progress.begin(token, convert.progress_begin("grooph: checking the workspace", "Finding grooph documents"))
         return token
 
     def _progress(self, token: str | None, message: str, done: int, total: int) -> None:
         if token is not None:
             pct = int(done * 100 / total) if total else 100
-            self.ls.work_done_progress.report(token, lsp.WorkDoneProgressReport(message=message, percentage=pct))
+            self.ls.work_done_progress.report(token, convert.progress_report(message, pct))
 
     def _progress_end(self, token: str | None, message: str) -> None:
         if token is not None:
-            self.ls.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message=message))
+            self.ls.work_done_progress.end(token, convert.progress_end(message))
 
     # --- following the disk -------------------------------------------------------------------
     async def recheck(self, paths: list[str]) -> None:
@@ -414,7 +390,11 @@ class Workspace:
 
         self.pending_graph_checks[path] = asyncio.get_running_loop().create_task(later())
 
-    # --- the document lifecycle (chained after server.py's handlers) --------------------------
+    # --- the document lifecycle (called from lifecycle.py's handlers) -------------------------
+    async def initialized(self) -> None:
+        await self.register_watchers()
+        self.start()
+
     def did_open(self, params: lsp.DidOpenTextDocumentParams) -> None:
         self.graph_edited(params.text_document.uri)
 
@@ -445,11 +425,8 @@ class Workspace:
         if not (dyn and dyn.dynamic_registration):
             return
         try:
-            await self.ls.client_register_capability_async(lsp.RegistrationParams(registrations=[
-                lsp.Registration(id=WATCH_ID, method=lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES,
-                                 register_options=lsp.DidChangeWatchedFilesRegistrationOptions(
-                                     watchers=[lsp.FileSystemWatcher(glob_pattern=g) for g in WATCHED_GLOBS]))
-            ]))
+            await self.ls.client_register_capability_async(convert.registration(
+                WATCH_ID, lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES, convert.watched_files(WATCHED_GLOBS)))
         except Exception as e:
             log.warning("could not register file watchers: %s", e)
 
@@ -463,12 +440,12 @@ class Workspace:
         for _ in range(2):
             items = self._workspace_items(previous)
             if not previous or any(isinstance(i, lsp.WorkspaceFullDocumentDiagnosticReport) for i in items):
-                return lsp.WorkspaceDiagnosticReport(items=items)
+                return convert.workspace_report(items)
             try:
                 await asyncio.wait_for(self.changed().wait(), timeout=60)
             except asyncio.TimeoutError:
                 break
-        return lsp.WorkspaceDiagnosticReport(items=self._workspace_items(previous))
+        return convert.workspace_report(self._workspace_items(previous))
 
     def _workspace_items(self, previous: dict[str, str]) -> list:
         items: list = []
@@ -476,13 +453,10 @@ class Workspace:
             path = uri_path(uri)
             if path is not None and self.open_doc_at(path) is not None:
                 continue  # the client pulls an open document's diagnostics itself
-            if previous.get(uri) == rid:
-                items.append(lsp.WorkspaceUnchangedDocumentDiagnosticReport(uri=uri, result_id=rid, version=None))
-            else:
-                items.append(lsp.WorkspaceFullDocumentDiagnosticReport(uri=uri, items=diags, result_id=rid, version=None))
+            items.append(convert.workspace_item(uri, None if previous.get(uri) == rid else diags, rid))
         for uri in previous:
             if uri not in self.reports:
                 path = uri_path(uri)
                 if path is None or self.open_doc_at(path) is None:
-                    items.append(lsp.WorkspaceFullDocumentDiagnosticReport(uri=uri, items=[], version=None))
+                    items.append(convert.workspace_item(uri, [], None))
         return items

@@ -1,11 +1,11 @@
 """The requests the workspace answers (issue 17 items 1-4): `workspace/diagnostic`, `workspace/symbol`,
-code lenses and their command, `workspace/willRenameFiles`, and maps linked to graphs in go to
-definition, find references and hover (chained in front of features.py's handlers, which answer
-everything else). Each handler: fetch from the workspace, ask the core, convert."""
+code lenses and their command, `workspace/willRenameFiles`, the watched files and folders; and maps
+linked to graphs in go to definition, find references and hover, which features.py's handlers ask here
+(`linked_definition`, `linking_maps`, `linked_hover`). Each handler: fetch from the workspace, ask the
+core, convert. Registered in `server.FEATURES`."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 from typing import TYPE_CHECKING, Any
 
@@ -14,17 +14,15 @@ from lsprotocol import types as lsp
 from grooph_core.workspace.facts import GraphLink
 from grooph_core.workspace.index import check_file
 from grooph_core.workspace.links import graph_hover_markdown, rename_edits
-from grooph_lsp.convert import to_lsp_code_lens, to_lsp_location, to_lsp_range, to_lsp_workspace_symbol, to_offset
-from grooph_lsp.workspace import Workspace, chain_after, path_uri, uri_path
+from grooph_lsp import convert
+from grooph_lsp.convert import to_lsp_code_lens, to_lsp_location, to_lsp_workspace_symbol, to_offset
+from grooph_lsp.errors import RequestRefused
+from grooph_lsp.workspace import Workspace, path_uri, uri_path
 
 if TYPE_CHECKING:
     from grooph_lsp.server import GroophServer
 
 SHOW_LOCATIONS = "grooph.showLocations"
-RENAME_FILTERS = lsp.FileOperationRegistrationOptions(filters=[
-    lsp.FileOperationFilter(scheme="file", pattern=lsp.FileOperationPattern(glob="**/*.json", matches=lsp.FileOperationPatternKind.File)),
-    lsp.FileOperationFilter(scheme="file", pattern=lsp.FileOperationPattern(glob="**", matches=lsp.FileOperationPatternKind.Folder)),
-])
 
 
 def _link_at(ws: Workspace, uri: str, pos: lsp.Position) -> tuple[Any, GraphLink] | None:
@@ -78,169 +76,108 @@ async def _analysed(ws: Workspace, uri: str | None = None) -> None:
         await ws.ls.analysed(doc)
 
 
-async def _answer(handler, params):
-    """The answer of a chained handler, sync or async (features.py's handlers are coroutines)."""
-    result = handler(params)
-    return await result if asyncio.iscoroutine(result) else result
+# --- maps linked to graphs: asked by features.py's handlers ---------------------------------------
+async def linked_definition(ws: Workspace, params: lsp.DefinitionParams) -> list[lsp.Location] | None:
+    """On a map's session `graph` value that names a file: that file ([] when it is neither open nor on
+    disk); None anywhere else (the document's own definition answers)."""
+    await _analysed(ws, params.text_document.uri)
+    found = _link_at(ws, params.text_document.uri, params.position)
+    if found is None or found[1].target is None:
+        return None
+    target = found[1].target
+    if ws.open_doc_at(target) is None and not os.path.isfile(target):
+        return []
+    return [convert.start_of(path_uri(target))]
 
 
-def register(server: "GroophServer") -> Workspace:
-    """Register the workspace's features on a server whose other features are registered already."""
-    ws = Workspace(server)
-    server.store.resolver_for = ws.resolver_for
-    features = server.protocol.fm.features
+async def linking_maps(ws: Workspace, params: lsp.ReferenceParams) -> list[lsp.Location]:
+    """On an open graph's own id: the session `graph` values of the maps that name it (open texts win)."""
+    await _analysed(ws)
+    graph = _on_graph_root(ws, params.text_document.uri, params.position)
+    if graph is None:
+        return []
+    out = []
+    for facts, link in ws.index.links_to(graph, ws.overlay()):
+        held = ws.lines_of(facts.path)
+        if held is not None:
+            out.append(to_lsp_location(held[0], held[1], link.span, ws.ls.encoding))
+    return out
 
-    # --- lifecycle ---------------------------------------------------------------------------
-    async def after_initialized(params) -> None:
-        await ws.register_watchers()
-        ws.start()
 
-    chain_after(server, lsp.INITIALIZED, after_initialized)
-    chain_after(server, lsp.TEXT_DOCUMENT_DID_OPEN, ws.did_open)
-    chain_after(server, lsp.TEXT_DOCUMENT_DID_CHANGE, ws.did_change)
-    chain_after(server, lsp.TEXT_DOCUMENT_DID_SAVE, ws.did_change)
-    chain_after(server, lsp.TEXT_DOCUMENT_DID_CLOSE, ws.did_close)
+async def linked_hover(ws: Workspace, params: lsp.HoverParams) -> lsp.Hover | None:
+    """On a map's session `graph` value: the graph it names (or why it names none); None elsewhere."""
+    await _analysed(ws, params.text_document.uri)
+    found = _link_at(ws, params.text_document.uri, params.position)
+    if found is None:
+        return None
+    doc, link = found
+    graph = _graph_facts(ws, link.target) if link.target else None
+    return convert.to_lsp_hover(graph_hover_markdown(link, graph), link.span, doc.lines, ws.ls.encoding,
+                                ws.ls.client_capabilities)
 
-    config_original = features[lsp.WORKSPACE_DID_CHANGE_CONFIGURATION]
 
-    async def did_change_configuration(params):
-        before = server.settings
-        await _answer(config_original, params)
-        await ws.settings_changed(before)
+# --- the workspace's own requests ------------------------------------------------------------------
+async def did_change_watched_files(ls: "GroophServer", params: lsp.DidChangeWatchedFilesParams) -> None:
+    await ls.ws.files_changed(list(params.changes))
 
-    features[lsp.WORKSPACE_DID_CHANGE_CONFIGURATION] = did_change_configuration
 
-    @server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
-    async def did_change_watched_files(ls: "GroophServer", params: lsp.DidChangeWatchedFilesParams) -> None:
-        await ws.files_changed(list(params.changes))
+def did_change_folders(ls: "GroophServer", params: lsp.DidChangeWorkspaceFoldersParams) -> None:
+    ls.ws.start()
 
-    @server.feature(lsp.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
-    def did_change_folders(ls: "GroophServer", params: lsp.DidChangeWorkspaceFoldersParams) -> None:
-        ws.start()
 
-    # --- diagnostics -------------------------------------------------------------------------
-    @server.feature(lsp.WORKSPACE_DIAGNOSTIC)
-    async def workspace_diagnostic(ls: "GroophServer", params: lsp.WorkspaceDiagnosticParams):
-        return await ws.workspace_report(params)
+async def workspace_diagnostic(ls: "GroophServer", params: lsp.WorkspaceDiagnosticParams):
+    return await ls.ws.workspace_report(params)
 
-    pull_original = features[lsp.TEXT_DOCUMENT_DIAGNOSTIC]
 
-    async def pull_diagnostics(params: lsp.DocumentDiagnosticParams):
-        """An open map's report changes when a graph it names does: the result id says so too."""
-        suffix = f"#g{ws.dep_generation.get(params.text_document.uri, 0)}"
-        prev = params.previous_result_id
-        params.previous_result_id = prev[: -len(suffix)] if prev and prev.endswith(suffix) else None
-        report = await _answer(pull_original, params)
-        if getattr(report, "result_id", None):
-            report.result_id += suffix
-        return report
+async def will_rename_files(ls: "GroophServer", params: lsp.RenameFilesParams) -> lsp.WorkspaceEdit | None:
+    ws = ls.ws
+    await _analysed(ws)
+    renames = [(a, b) for a, b in ((uri_path(f.old_uri), uri_path(f.new_uri)) for f in params.files) if a and b]
+    if not renames:
+        return None
+    changes: dict[str, list[lsp.TextEdit]] = {}
+    for edit in rename_edits(list(ws.index.all_facts(ws.overlay())), renames):
+        held = ws.lines_of(edit.path)
+        if held is None:
+            continue
+        uri, lines = held
+        changes.setdefault(uri, []).append(convert.text_edit(edit.span, edit.text, lines, ls.encoding))
+    return convert.changes_edit(changes) if changes else None
 
-    features[lsp.TEXT_DOCUMENT_DIAGNOSTIC] = pull_diagnostics
-    options = server.protocol.fm.feature_options.get(lsp.TEXT_DOCUMENT_DIAGNOSTIC)
-    if options is not None:
-        options.inter_file_dependencies = True  # a map's W_GRAPH_UNRESOLVED follows its graphs
 
-    # --- maps linked to graphs ---------------------------------------------------------------
-    definition_original = features[lsp.TEXT_DOCUMENT_DEFINITION]
+async def workspace_symbol(ls: "GroophServer", params: lsp.WorkspaceSymbolParams) -> list[lsp.SymbolInformation]:
+    ws = ls.ws
+    await _analysed(ws)
+    out = []
+    for facts, sym in ws.index.search(params.query, ws.overlay()):
+        held = ws.lines_of(facts.path)
+        if held is not None:
+            out.append(to_lsp_workspace_symbol(sym, facts.title, held[0], held[1], ls.encoding))
+    return out
 
-    async def definition(params: lsp.DefinitionParams):
-        await _analysed(ws, params.text_document.uri)
-        found = _link_at(ws, params.text_document.uri, params.position)
-        if found is None or found[1].target is None:
-            return await _answer(definition_original, params)
-        target = found[1].target
-        if ws.open_doc_at(target) is None and not os.path.isfile(target):
-            return None
-        return [lsp.Location(uri=path_uri(target), range=lsp.Range(start=lsp.Position(0, 0), end=lsp.Position(0, 0)))]
 
-    features[lsp.TEXT_DOCUMENT_DEFINITION] = definition
+async def code_lens(ls: "GroophServer", params: lsp.CodeLensParams) -> list[lsp.CodeLens] | None:
+    doc = ls.served(params.text_document.uri)
+    if doc is None:
+        return None
+    await ls.analysed(doc)
+    facts = ls.ws.facts_of_open(doc)
+    return [to_lsp_code_lens(lens, doc.uri, doc.lines, ls.encoding, SHOW_LOCATIONS) for lens in facts.lenses]
 
-    references_original = features[lsp.TEXT_DOCUMENT_REFERENCES]
 
-    async def references(params: lsp.ReferenceParams):
-        result = await _answer(references_original, params)
-        await _analysed(ws)
-        graph = _on_graph_root(ws, params.text_document.uri, params.position)
-        if graph is None:
-            return result
-        out = list(result or [])
-        for facts, link in ws.index.links_to(graph, ws.overlay()):
-            held = ws.lines_of(facts.path)
-            if held is not None:
-                out.append(to_lsp_location(held[0], held[1], link.span, server.encoding))
-        return out or None
-
-    features[lsp.TEXT_DOCUMENT_REFERENCES] = references
-
-    hover_original = features[lsp.TEXT_DOCUMENT_HOVER]
-
-    async def hover(params: lsp.HoverParams):
-        await _analysed(ws, params.text_document.uri)
-        found = _link_at(ws, params.text_document.uri, params.position)
-        if found is None:
-            return await _answer(hover_original, params)
-        doc, link = found
-        graph = _graph_facts(ws, link.target) if link.target else None
-        from grooph_lsp.features import _hover_formats, _markup  # the client's markup choice, decided once
-
-        return lsp.Hover(contents=_markup(server, graph_hover_markdown(link, graph), _hover_formats(server)),
-                         range=to_lsp_range(doc.lines, link.span, server.encoding))
-
-    features[lsp.TEXT_DOCUMENT_HOVER] = hover
-
-    @server.feature(lsp.WORKSPACE_WILL_RENAME_FILES, RENAME_FILTERS)
-    async def will_rename_files(ls: "GroophServer", params: lsp.RenameFilesParams) -> lsp.WorkspaceEdit | None:
-        await _analysed(ws)
-        renames = [(a, b) for a, b in ((uri_path(f.old_uri), uri_path(f.new_uri)) for f in params.files) if a and b]
-        if not renames:
-            return None
-        changes: dict[str, list[lsp.TextEdit]] = {}
-        for edit in rename_edits(list(ws.index.all_facts(ws.overlay())), renames):
-            held = ws.lines_of(edit.path)
-            if held is None:
-                continue
-            uri, lines = held
-            changes.setdefault(uri, []).append(lsp.TextEdit(range=to_lsp_range(lines, edit.span, ls.encoding), new_text=edit.text))
-        return lsp.WorkspaceEdit(changes=changes) if changes else None
-
-    # --- workspace symbols and lenses --------------------------------------------------------
-    @server.feature(lsp.WORKSPACE_SYMBOL)
-    async def workspace_symbol(ls: "GroophServer", params: lsp.WorkspaceSymbolParams) -> list[lsp.SymbolInformation]:
-        await _analysed(ws)
-        out = []
-        for facts, sym in ws.index.search(params.query, ws.overlay()):
-            held = ws.lines_of(facts.path)
-            if held is not None:
-                out.append(to_lsp_workspace_symbol(sym, facts.title, held[0], held[1], ls.encoding))
-        return out
-
-    @server.feature(lsp.TEXT_DOCUMENT_CODE_LENS)
-    async def code_lens(ls: "GroophServer", params: lsp.CodeLensParams) -> list[lsp.CodeLens] | None:
-        doc = ls.served(params.text_document.uri)
-        if doc is None:
-            return None
-        await ls.analysed(doc)
-        facts = ws.facts_of_open(doc)
-        return [to_lsp_code_lens(lens, doc.uri, doc.lines, ls.encoding, SHOW_LOCATIONS) for lens in facts.lenses]
-
-    @server.command(SHOW_LOCATIONS)
-    def show_locations(ls, *args):
-        """A lens's places: shown in the editor (window/showDocument, the first selected) and returned."""
-        uri, ranges = (list(args) + [None, None])[:2]
-        if not isinstance(uri, str) or not isinstance(ranges, list):
-            from grooph_lsp.features import RequestRefused
-
-            raise RequestRefused(f"{SHOW_LOCATIONS} needs [uri, [range, ...]].")
-        locations = []
-        for r in ranges:
-            try:
-                rng = lsp.Range(start=lsp.Position(**r["start"]), end=lsp.Position(**r["end"]))
-            except (TypeError, KeyError):
-                continue
-            locations.append(lsp.Location(uri=uri, range=rng))
-        caps = ls.client_capabilities.window
-        if locations and caps and caps.show_document and caps.show_document.support:
-            ls.window_show_document(lsp.ShowDocumentParams(uri=uri, take_focus=True, selection=locations[0].range))
-        return locations
-
-    return ws
+def show_locations(ls, *args):  # no annotation: pygls reads a command's type hints at run time
+    """A lens's places: shown in the editor (window/showDocument, the first selected) and returned."""
+    uri, ranges = (list(args) + [None, None])[:2]
+    if not isinstance(uri, str) or not isinstance(ranges, list):
+        raise RequestRefused(f"{SHOW_LOCATIONS} needs [uri, [range, ...]].")
+    locations = []
+    for r in ranges:
+        try:
+            rng = convert.range_from_json(r)
+        except (TypeError, KeyError):
+            continue
+        locations.append(convert.location(uri, rng))
+    caps = ls.client_capabilities.window
+    if locations and caps and caps.show_document and caps.show_document.support:
+        ls.window_show_document(convert.show_document(uri, take_focus=True, selection=locations[0].range))
+    return locations

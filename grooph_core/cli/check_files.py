@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from grooph_core.cli.discover import Named
 from grooph_core import neighbours
 from grooph_core.issues import Issue
+from grooph_core.line_index import LineIndex, lsp_range
 from grooph_core.kinds import any_kind_from_name, is_yaml_name, neighbour_from_name, neighbour_from_value
 from grooph_core.load import Loaded, NoSuchFile, read_document
 from grooph_core.validate import validate_value
@@ -27,7 +28,7 @@ from grooph_core.validate import validate_value
 # the smallest files (fewer for larger ones, whose checks cost more); 48 sits in that range.
 POOL_FROM_FILES = 48
 
-Range = tuple[tuple[int, int], tuple[int, int]]  # ((line, character), (line, character)), 0-based, UTF-16
+Range = dict  # {"start": {"line", "character"}, "end": {…}}: 0-based, UTF-16 (line_index.lsp_range)
 
 
 @dataclass(frozen=True)
@@ -53,28 +54,23 @@ class FileResult:
         return bool(self.extra.get("proposal"))
 
 
-def issue_ranges(doc: Loaded, issues: list[Issue]) -> list[Range]:
-    """The range of each issue (0-based, UTF-16 columns), from the tolerant source map; a file that is
-    not JSON points every issue at its first syntax problem."""
+def issue_ranges(doc: Loaded, issues: list[Issue]) -> list[dict]:
+    """The range of each issue in plain LSP shape (`line_index.lsp_range`: 0-based, UTF-16 columns),
+    from the tolerant source map; a file that is not JSON points every issue at its first syntax problem."""
     if not issues:
         return []
     if isinstance(doc, neighbours.NeighbourLoaded):
-        return [((r["start"]["line"], r["start"]["character"]), (r["end"]["line"], r["end"]["character"]))
-                for r in neighbours.report_ranges(doc, issues)]
+        return neighbours.report_ranges(doc, issues)
     if doc.text is None:
-        return [((0, 0), (0, 0)) for _ in issues]
+        return [lsp_range(LineIndex(""), (0, 0)) for _ in issues]
     from grooph_core.analysis import issue_span
-    from grooph_core.line_index import LineIndex
     from grooph_core.source import parse
 
     parsed = parse(doc.text)
     lines = LineIndex(doc.text)
     syntax = next((p for p in parsed.problems if p.code == "E_SYNTAX"), None)
-    out = []
-    for issue in issues:
-        s, e = issue_span(parsed, syntax if doc.error is not None and syntax is not None else issue)
-        out.append((lines.position(s), lines.position(e)))
-    return out
+    return [lsp_range(lines, issue_span(parsed, syntax if doc.error is not None and syntax is not None else issue))
+            for issue in issues]
 
 
 def check_file(path: str, *, export: bool) -> tuple[Loaded, list[Issue], dict]:

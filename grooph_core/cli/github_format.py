@@ -41,7 +41,9 @@ def annotation_path(path: str) -> str:
 def annotations(result: FileResult) -> list[str]:
     """The commands for one file's issues, in validation order."""
     out = []
-    for issue, ((sl, sc), (el, ec)) in zip(result.issues, result.ranges or ()):
+    for issue, rng in zip(result.issues, result.ranges or ()):
+        sl, sc = rng["start"]["line"], rng["start"]["character"]
+        el, ec = rng["end"]["line"], rng["end"]["character"]
         # An LSP end (0-based, exclusive) is the 1-based column of the last character covered.
         end_col = max(ec, sc + 1) if el == sl else ec
         out.append(command(issue.severity, issue_message(issue), file=annotation_path(result.path), line=sl + 1, col=sc + 1,

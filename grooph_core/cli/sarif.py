@@ -50,8 +50,9 @@ def artifact_location(path: str) -> dict:
 
 
 def _region(rng) -> dict:
-    (sl, sc), (el, ec) = rng
-    return {"startLine": sl + 1, "startColumn": sc + 1, "endLine": el + 1, "endColumn": ec + 1}
+    start, end = rng["start"], rng["end"]
+    return {"startLine": start["line"] + 1, "startColumn": start["character"] + 1,
+            "endLine": end["line"] + 1, "endColumn": end["character"] + 1}
 
 
 def results(result: FileResult) -> list[dict]:

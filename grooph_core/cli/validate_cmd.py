@@ -73,11 +73,6 @@ def no_document_message(folder: str) -> str:
     return f"no grooph document in {folder} (looked for {looked_for()} in it and its subfolders)"
 
 
-def lsp_range(rng) -> dict:
-    (sl, sc), (el, ec) = rng
-    return {"start": {"line": sl, "character": sc}, "end": {"line": el, "character": ec}}
-
-
 def _report(r: FileResult) -> dict:
     """The JSON report of one checked file (cli.md §2.1, plus `kind` and each issue's `range`)."""
     if r.proposal:
@@ -87,7 +82,7 @@ def _report(r: FileResult) -> dict:
         "file": r.path,
         "ok": not r.has_error,
         "kind": r.kind,
-        "issues": [dict(i.to_json(), range=lsp_range(g)) for i, g in zip(r.issues, r.ranges or ())],
+        "issues": [dict(i.to_json(), range=g) for i, g in zip(r.issues, r.ranges or ())],
     }
     if "byHand" in r.extra:
         report["byHand"] = r.extra["byHand"]
@@ -120,7 +115,7 @@ class TextOutput:
             self._put("out", r.extra["shapeLine"])
         locations = None
         if self.locations:
-            locations = [f"{r.path}:{sl + 1}:{sc + 1}" for (sl, sc), _ in r.ranges or ()]
+            locations = [f"{r.path}:{g['start']['line'] + 1}:{g['start']['character'] + 1}" for g in r.ranges or ()]
         for stream, line in listing_lines(r.path, r.issues, locations):
             self._put(stream, line)
         for line in r.extra.get("byHandLines", []):

@@ -13,7 +13,7 @@ from grooph_core.workspace.gitignore import IgnoreTree
 
 # A plain `.json` file is read only this far to see whether it claims to be a grooph document.
 CLAIM_WINDOW = 65536
-_CLAIMS = re.compile(r'"groophMap"\s*:|"grooph"\s*:')
+CLAIMS = re.compile(r'"groophMap"\s*:|"grooph"\s*:')
 
 
 def is_candidate_name(name: str) -> bool:
@@ -24,7 +24,7 @@ def is_candidate_name(name: str) -> bool:
 def claims_grooph(text: str) -> bool:
     """A text whose top level is an object with `grooph` or `groophMap` (kinds.py's rule), judged by
     its first CLAIM_WINDOW characters first so that other JSON files cost little."""
-    if not _CLAIMS.search(text[:CLAIM_WINDOW]):
+    if not CLAIMS.search(text[:CLAIM_WINDOW]):
         return False
     from grooph_core.source import parse
 

@@ -89,14 +89,14 @@ def check_file(path: str, *, max_chars: int, export: bool = False, open_text: Op
 
 
 def _head_claims(path: str) -> bool:
-    from grooph_core.workspace.discover import CLAIM_WINDOW, _CLAIMS
+    from grooph_core.workspace.discover import CLAIM_WINDOW, CLAIMS
 
     try:
         with open(path, "rb") as f:
             head = f.read(CLAIM_WINDOW).decode("utf-8", errors="replace")
     except OSError:
         return False
-    return _CLAIMS.search(head) is not None
+    return CLAIMS.search(head) is not None
 
 
 def discover(folders: Iterable[str], trees: dict[str, IgnoreTree] | None = None) -> list[str]:

@@ -9,7 +9,7 @@ from typing import Iterator
 from grooph_core.issues import Issue, make
 from grooph_core.model.board import FINISHED_LANES, LANES, WORKSPACE_KINDS
 from grooph_core.rules.board.semantics import BoardDoc
-from grooph_core.rules.board.tasks import _hint
+from grooph_core.rules.board.tasks import did_you_mean_hint
 
 _STARTED_LANES = ("ready", "running")
 
@@ -20,7 +20,7 @@ def unknown_lanes(doc: BoardDoc) -> Iterator[Issue]:
         lane = task.get("lane")
         if type(lane) is str and lane not in LANES:
             yield make("W_BOARD_UNKNOWN_LANE", f'the lane "{lane}" is not one of {", ".join(LANES)}; it reads as '
-                       f"unknown{_hint(lane, LANES)}", (p + "/lane",), (p + "/lane",), name=lane)
+                       f"unknown{did_you_mean_hint(lane, LANES)}", (p + "/lane",), (p + "/lane",), name=lane)
 
 
 def unknown_workspace_kinds(doc: BoardDoc) -> Iterator[Issue]:
@@ -31,7 +31,7 @@ def unknown_workspace_kinds(doc: BoardDoc) -> Iterator[Issue]:
         if type(kind) is str and kind not in WORKSPACE_KINDS:
             q = p + "/workspace/kind"
             yield make("W_BOARD_UNKNOWN_WORKSPACE_KIND", f'the workspace kind "{kind}" is not one of '
-                       f'{", ".join(WORKSPACE_KINDS)}; it reads as unknown{_hint(kind, WORKSPACE_KINDS)}', (q,), (q,),
+                       f'{", ".join(WORKSPACE_KINDS)}; it reads as unknown{did_you_mean_hint(kind, WORKSPACE_KINDS)}', (q,), (q,),
                        name=kind)
 
 

@@ -10,7 +10,7 @@ from grooph_core.rules.board.semantics import BoardDoc
 from grooph_core.text import did_you_mean
 
 
-def _hint(word: str, names) -> str:
+def did_you_mean_hint(word: str, names) -> str:
     hint = did_you_mean(word, list(names))
     return f"; did you mean {hint}?" if hint else ""
 
@@ -33,7 +33,7 @@ def dangling_dependencies(doc: BoardDoc) -> Iterator[Issue]:
             if type(name) is str and name not in doc.tasks:
                 p = f"{d.pointer}/{end}"
                 yield make("E_BOARD_DANGLING_DEPENDENCY", f"the dependency's {end} names no task {name}"
-                           f"{_hint(name, doc.tasks)}", (p,), (p,), name=name)
+                           f"{did_you_mean_hint(name, doc.tasks)}", (p,), (p,), name=name)
 
 
 def dependency_cycles(doc: BoardDoc) -> Iterator[Issue]:
@@ -130,7 +130,7 @@ def dangling_subtask_of(doc: BoardDoc) -> Iterator[Issue]:
             continue
         where = (p + "/subtask_of",)
         if arc not in doc.tasks:
-            yield make("E_BOARD_DANGLING_SUBTASK_OF", f"subtask_of names no task {arc}{_hint(arc, doc.tasks)}", where,
+            yield make("E_BOARD_DANGLING_SUBTASK_OF", f"subtask_of names no task {arc}{did_you_mean_hint(arc, doc.tasks)}", where,
                        where, name=arc)
         elif arc == key:
             yield make("E_BOARD_DANGLING_SUBTASK_OF", f"the task {key} is a subtask of itself", where, where, name=arc)
