@@ -18,6 +18,7 @@ from grooph_core import hover as core_hover
 from grooph_core.formatting import format_edits
 from grooph_core.navigation import Symbol, document_symbols
 from grooph_core.neighbour_completion import neighbour_complete_at
+from grooph_core.neighbour_format import WORKFLOW_NOT_FORMATTED
 from grooph_core.neighbour_hover import neighbour_hover_at
 from grooph_core.neighbour_outline import neighbour_symbols
 from grooph_core import refactor
@@ -32,6 +33,10 @@ if TYPE_CHECKING:
 log = logging.getLogger("grooph_lsp")
 
 REQUEST_FAILED = -32803
+
+# The documents already told that a workflow is not formatted (once each: formatting on save would
+# otherwise say it at every save).
+_TOLD_UNFORMATTED: set[str] = set()
 
 SYMBOL_KINDS = {
     "graph": lsp.SymbolKind.Module, "map": lsp.SymbolKind.Module, "list": lsp.SymbolKind.Array,
@@ -211,12 +216,19 @@ def register(server: "GroophServer") -> None:
     @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
     async def formatting(ls: "GroophServer", params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit] | None:
         doc = ls.served(params.text_document.uri)
-        if doc is None:
-            return None
-        analysis = await ls.analysed(doc)
+        if doc is not None:
+            analysis = await ls.analysed(doc)
+        else:
+            analysis = await _neighbour_analysis(ls, params.text_document.uri)
+            if analysis is None:
+                return None
         result = await ls.off_loop(format_edits, analysis)
         if isinstance(result, Refused):
-            ls.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Warning, message=result.message))
+            told = result.message == WORKFLOW_NOT_FORMATTED  # said once a document (formatting on save)
+            if not (told and params.text_document.uri in _TOLD_UNFORMATTED):
+                _TOLD_UNFORMATTED.update([params.text_document.uri] if told else [])
+                ls.window_show_message(lsp.ShowMessageParams(
+                    type=lsp.MessageType.Info if told else lsp.MessageType.Warning, message=result.message))
             return None
         return lsp_edits(ls, analysis.line_index, result)
 
