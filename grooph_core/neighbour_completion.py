@@ -135,12 +135,12 @@ def _field_of_episodes(segs: list[str]) -> FieldShape | None:
 def _with(value, segments: list[str], leaf, *, as_key: bool = False):
     """A copy of `value` with `leaf` at `segments` (the containers on the way copied or made: a list
     where the next segment is an index). With `as_key`, `leaf` is a new key (value null) of the mapping
-    at `segments`. Only the path is copied."""
+    at `segments`, holding an empty mapping (as a new status or task would). Only the path is copied."""
     def put(cur, i):
         if i == len(segments):
             if as_key:
                 d = dict(cur) if type(cur) is dict else {}
-                d[leaf] = None
+                d[leaf] = {}
                 return d
             return leaf
         seg = segments[i]
