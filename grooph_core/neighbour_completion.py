@@ -133,31 +133,23 @@ def _field_of_episodes(segs: list[str]) -> FieldShape | None:
 
 
 def _with(value, segments: list[str], leaf, *, as_key: bool = False):
-    """A copy of `value` with `leaf` at `segments` (the containers on the way copied or made: a list
-    where the next segment is an index). With `as_key`, `leaf` is a new key (value null) of the mapping
-    at `segments`, holding an empty mapping (as a new status or task would). Only the path is copied."""
+    """A document holding only the path to `segments`, with `leaf` at its end: which kind of name a
+    place takes depends on where it is, never on its siblings, so the model of names runs on this small
+    skeleton. Each container on the way is of the document's own type there (a new one: a list where
+    the next segment is an index, else a mapping; a list's earlier items null). With `as_key`, `leaf`
+    is a new key of the mapping at `segments`, holding an empty mapping (as a new status or task)."""
     def put(cur, i):
         if i == len(segments):
-            if as_key:
-                d = dict(cur) if type(cur) is dict else {}
-                d[leaf] = {}
-                return d
-            return leaf
+            return {leaf: {}} if as_key else leaf
         seg = segments[i]
-        if type(cur) is list and seg.isdigit():
-            lst = list(cur)
+        nxt = cur.get(seg) if type(cur) is dict else None
+        if type(cur) is list or (type(cur) is not dict and seg.isdigit()):
+            if not seg.isdigit():
+                return {seg: put(None, i + 1)}
             k = int(seg)
-            while len(lst) <= k:
-                lst.append(None)
-            lst[k] = put(lst[k], i + 1)
-            return lst
-        if type(cur) is not dict and seg.isdigit() and cur is None and not as_key and i < len(segments):
-            lst = [None] * (int(seg) + 1)
-            lst[int(seg)] = put(None, i + 1)
-            return lst
-        d = dict(cur) if type(cur) is dict else {}
-        d[seg] = put(d.get(seg), i + 1)
-        return d
+            item = cur[k] if type(cur) is list and k < len(cur) else None
+            return [None] * k + [put(item, i + 1)]
+        return {seg: put(nxt, i + 1)}
 
     return put(value, 0)
 
@@ -426,7 +418,16 @@ def _chain_up(lines: list[str], line_no: int, same_line: list[_Entry], kind: str
             yield e
         for i in range(line_no - 1, -1, -1):
             ln = lines[i]
-            if _skip_line(ln) or _indent(ln) > want[1]:
+            ind = _indent(ln)
+            if ind > want[1] or ind == len(ln) or ln[ind] == "#":
+                continue  # deeper than the entry looked for, blank, a comment
+            if ind == want[1]:  # the many lines of siblings are passed over unparsed
+                if want[0] == "key" and not first:
+                    continue
+                if want[0] == "item" and ln[ind] == "-" and (ind + 1 == len(ln) or ln[ind + 1] in " \t"):
+                    yield _Entry(ind, "item")
+                    continue
+            if _skip_line(ln):
                 continue
             for e in reversed(_entries(ln)):
                 yield e

@@ -49,13 +49,33 @@ class _Raw:
         self.text = text
 
 
-_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|(-?[0-9][0-9.eE+\-]*)')
+# Where a number could be written otherwise than Python writes it (strings included: a hit there only
+# costs the full scan below).
+_MAYBE_UNUSUAL = re.compile(r"[0-9][.eE]|-0(?![0-9])")
+_NUMBERS = re.compile(r'"(?:[^"\\]|\\.)*"|(-?[0-9][0-9.eE+\-]*)')
+
+
+def _written_as_python_writes(tokens: list[str]) -> bool:
+    """Every number token is the text Python writes for the number it reads as (`3`, `1.5`, `2.0`; not
+    `1E2`, `0.10`, `-0`, `1e16`): the values can then be written as they are."""
+    for tok in tokens:
+        if "." in tok or "e" in tok or "E" in tok:
+            if repr(float(tok)) != tok:
+                return False
+        elif str(int(tok)) != tok:
+            return False
+    return True
 
 
 def _with_raw_numbers(value: Any, text: str) -> Any:
-    """The value with every number replaced by its text (numbers come in text order, as the keys of a
-    parsed object do)."""
-    numbers = iter(m.group(1) for m in _TOKENS.finditer(text) if m.group(1) is not None)
+    """The value with every number that Python would write otherwise replaced by its own text (numbers
+    come in text order, as the keys of a parsed object do)."""
+    if _MAYBE_UNUSUAL.search(text) is None:  # no fraction, exponent or -0 anywhere: every number is an integer
+        return value                         # as Python writes it
+    tokens = [t for t in _NUMBERS.findall(text) if t]
+    if _written_as_python_writes(tokens):
+        return value
+    numbers = iter(tokens)
 
     def wrap(v):
         t = type(v)
@@ -73,117 +93,155 @@ def _with_raw_numbers(value: Any, text: str) -> Any:
     return wrapped
 
 
-# ---- what each place is: a declared object (its field order), a map, an array or free JSON -----------
-
-FREE = None
+# ---- what each place is: a declared object (its field order), a map, an array or free JSON (None) ----
 
 
-class _BoardPlaces:
-    """Places of the board model (its compiled descriptors)."""
+class _Place:
+    __slots__ = ("declared", "declared_set", "children", "item", "value")
 
     def __init__(self):
-        from grooph_core.model.compiled import root_type
-
-        self.root = root_type("board")
-
-    @staticmethod
-    def declared(t) -> list[str] | None:
-        from grooph_core.model.compiled import ObjectType
-
-        return list(t.by_name) if isinstance(t, ObjectType) else None
-
-    @staticmethod
-    def child(t, key) -> Any:
-        from grooph_core.model.compiled import ArrayType, ObjectType, RecordType
-
-        if isinstance(t, ObjectType):
-            f = t.by_name.get(key)
-            return f.type if f is not None else FREE
-        if isinstance(t, RecordType):
-            return t.value
-        if isinstance(t, ArrayType):
-            return t.item
-        return FREE
+        self.declared: tuple[str, ...] | None = None  # an object of a declared type: its fields' order
+        self.declared_set: frozenset = frozenset()
+        self.children: dict[str, _Place | None] = {}
+        self.item: _Place | None = None  # an array's items
+        self.value: _Place | None = None  # a map's values (keys sorted)
 
 
-class _EpisodesPlaces:
-    """Places of the episode record's own schema (properties in its order; `$ref` followed)."""
-
-    def __init__(self):
-        from grooph_core.model.episodes import record_schema
-
-        self.root = record_schema()
-
-    @staticmethod
-    def declared(t) -> list[str] | None:
-        return list(t["properties"]) if isinstance(t, dict) and isinstance(t.get("properties"), dict) else None
-
-    @staticmethod
-    def child(t, key) -> Any:
-        from grooph_core.model.episodes import _deref
-
-        if not isinstance(t, dict):
-            return FREE
-        if isinstance(t.get("properties"), dict):
-            p = t["properties"].get(key)
-            return _deref(p) if isinstance(p, dict) else FREE
-        if t.get("type") == "array" and isinstance(t.get("items"), dict):
-            return _deref(t["items"])
-        return FREE
+_PLACES: dict[str, _Place] = {}
 
 
-PLACES = {"board": _BoardPlaces, "episodes": _EpisodesPlaces}
+def _board_place(t, done: dict) -> _Place | None:
+    from grooph_core.model.compiled import ArrayType, ObjectType, RecordType
+
+    if id(t) in done:
+        return done[id(t)]
+    if not isinstance(t, (ObjectType, RecordType, ArrayType)):
+        return None
+    p = done[id(t)] = _Place()
+    if isinstance(t, ObjectType):
+        p.declared = tuple(t.by_name)
+        p.declared_set = frozenset(p.declared)
+        p.children = {n: _board_place(f.type, done) for n, f in t.by_name.items()}
+    elif isinstance(t, RecordType):
+        p.value = _board_place(t.value, done)
+    else:
+        p.item = _board_place(t.item, done)
+    return p
+
+
+def _schema_place(s, done: dict) -> _Place | None:
+    from grooph_core.model.episodes import _deref
+
+    s = _deref(s) if isinstance(s, dict) else s
+    if not isinstance(s, dict):
+        return None
+    if id(s) in done:
+        return done[id(s)]
+    props, items = s.get("properties"), s.get("items")
+    if not isinstance(props, dict) and not (s.get("type") == "array" and isinstance(items, dict)):
+        return None
+    p = done[id(s)] = _Place()
+    if isinstance(props, dict):
+        p.declared = tuple(props)
+        p.declared_set = frozenset(p.declared)
+        p.children = {n: _schema_place(v, done) for n, v in props.items()}
+    else:
+        p.item = _schema_place(items, done)
+    return p
+
+
+def _root_place(kind: str) -> _Place:
+    """The board model's places (its compiled descriptors), or the episode record schema's (properties
+    in its order, `$ref` followed); built once."""
+    p = _PLACES.get(kind)
+    if p is None:
+        if kind == "board":
+            from grooph_core.model.compiled import root_type
+
+            p = _board_place(root_type("board"), {})
+        else:
+            from grooph_core.model.episodes import record_schema
+
+            p = _schema_place(record_schema(), {})
+        _PLACES[kind] = p
+    return p
+
+
+PLACES = ("board", "episodes")
+
+
+def _atom(v) -> str:
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if v is None:
+        return "null"
+    if type(v) is _Raw:
+        return v.text
+    if type(v) is float:
+        return repr(v)
+    return str(v)
 
 
 def record_text(value: Any, kind: str, text: str) -> str:
     """The written form of a board or an episode record read from `text` (see the module docstring)."""
-    places = PLACES[kind]()
     out: list[str] = []
+    append = out.append
 
-    def write(v, t, ind: str) -> None:
-        if type(v) is _Raw:
-            out.append(v.text)
-        elif type(v) is str:
-            out.append(_enc(v))
-        elif v is True:
-            out.append("true")
-        elif v is False:
-            out.append("false")
-        elif v is None:
-            out.append("null")
-        elif type(v) is list:
+    def write(v, p: _Place | None, ind: str) -> None:
+        t = type(v)
+        if t is dict:
             if not v:
-                out.append("[]")
+                append("{}")
                 return
-            ind2 = ind + "  "
-            item = places.child(t, "0") if t is not FREE else FREE
-            sep = "[\n" + ind2
-            for x in v:
-                out.append(sep)
-                write(x, item, ind2)
-                sep = ",\n" + ind2
-            out.append("\n" + ind + "]")
-        else:
-            if not v:
-                out.append("{}")
-                return
-            declared = places.declared(t) if t is not FREE else None
-            if declared is None:
+            if p is None or p.declared is None:
                 keys = sorted(v)
+            elif v.keys() <= p.declared_set:
+                keys = [k for k in p.declared if k in v]
             else:
-                keys = [k for k in declared if k in v] + sorted(k for k in v if k not in set(declared))
+                keys = [k for k in p.declared if k in v] + sorted(k for k in v if k not in p.declared_set)
             ind2 = ind + "  "
-            sep = "{\n" + ind2
+            sep, nxt = "{\n" + ind2, ",\n" + ind2
             for k in keys:
-                out.append(sep + _enc(k) + ": ")
-                write(v[k], places.child(t, k) if t is not FREE else FREE, ind2)
-                sep = ",\n" + ind2
-            out.append("\n" + ind + "}")
+                x = v[k]
+                tx = type(x)
+                if tx is str:
+                    append(sep + _enc(k) + ": " + _enc(x))
+                elif tx is dict or tx is list:
+                    append(sep + _enc(k) + ": ")
+                    write(x, None if p is None else (p.value if p.declared is None else p.children.get(k)), ind2)
+                else:
+                    append(sep + _enc(k) + ": " + _atom(x))
+                sep = nxt
+            append("\n" + ind + "}")
+        elif t is list:
+            if not v:
+                append("[]")
+                return
+            ind2 = ind + "  "
+            item = None if p is None else p.item
+            sep, nxt = "[\n" + ind2, ",\n" + ind2
+            for x in v:
+                tx = type(x)
+                if tx is str:
+                    append(sep + _enc(x))
+                elif tx is dict or tx is list:
+                    append(sep)
+                    write(x, item, ind2)
+                else:
+                    append(sep + _atom(x))
+                sep = nxt
+            append("\n" + ind + "]")
+        elif t is str:
+            append(_enc(v))
+        else:
+            append(_atom(v))
 
     limit = sys.getrecursionlimit()
     try:
         sys.setrecursionlimit(max(limit, 20_000))  # free JSON nested near the reader's depth limit
-        write(_with_raw_numbers(value, text), places.root, "")
+        write(_with_raw_numbers(value, text), _root_place(kind), "")
     finally:
         sys.setrecursionlimit(limit)
     result = "".join(out) + "\n"
