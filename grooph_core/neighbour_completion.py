@@ -11,7 +11,8 @@
   names, `semantics.neighbour_names` (its sites, run on the document with a probe at the cursor's
   place: a status for a card transition's `target`, a run state for a run-machine one), and the names
   offered are its definitions; a transition's `by` also takes the engine's senders. An episode record's
-  `current` takes the rows' `session_id`s ("`current` names one of the rows").
+  `current` takes the rows' `session_id`s ("`current` names one of the rows"); after `params.` in a
+  workflow's expression, template or prompt (a block scalar too), its declared params.
 
 JSON (board, episode record) is read around the cursor by the graph completion's scanner
 (`completion.json_cursor`). YAML (workflow) by indentation (`_yaml_place`): the lines above the cursor
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from grooph_core.completion import (
     Completion,
@@ -62,10 +63,8 @@ def _shape(analysis, pointer: str) -> ObjectShape | None:
 def _field(analysis, pointer: str) -> FieldShape | None:
     if analysis.kind == "episodes":
         segs = pointer_split(pointer)
-        if not segs:
-            return None
-        shape = _episodes_shape(analysis.value, pointer_join("", *segs[:-1]))
-        return shape.field(segs[-1]) if shape is not None else _episodes_item(analysis.value, segs)
+        shape = _episodes_shape(analysis.value, pointer_join("", *segs[:-1])) if segs else None
+        return shape.field(segs[-1]) if shape is not None else None  # items of `findings`, `tasks`: free text
     return field_info(analysis.kind, analysis.value, pointer)
 
 
@@ -83,26 +82,12 @@ def _schema_field(name: str, prop: dict, required: bool) -> FieldShape:
                       required=required, expected=expected, json_type=t, values=values)
 
 
-def _episodes_schema_at(segs: list[str]) -> dict | None:
-    from grooph_core.model.episodes import _deref, record_schema
-
-    schema = record_schema()
-    for seg in segs:
-        if schema.get("type") == "array":
-            if not seg.isdigit():
-                return None
-            schema = _deref(schema.get("items", {}))
-            continue
-        prop = schema.get("properties", {}).get(seg)
-        if prop is None:
-            return None
-        schema = _deref(prop)
-    return schema
-
-
 def _episodes_shape(value, pointer: str) -> ObjectShape | None:
     """The fields the episode record's schema gives the object at `pointer` (the record, a row)."""
-    schema = _episodes_schema_at(pointer_split(pointer))
+    from grooph_core.model.episodes import schema_at
+
+    at = schema_at(pointer_split(pointer))
+    schema = at[0] if at is not None else None
     if schema is None or "properties" not in schema:
         return None
     required = set(schema.get("required", ()))
@@ -111,25 +96,6 @@ def _episodes_shape(value, pointer: str) -> ObjectShape | None:
     present = tuple(k for k in schema["properties"] if isinstance(here, dict) and k in here)
     return ObjectShape(title=schema.get("title", ""), description=schema.get("description", ""), pointer=pointer,
                        fields=fields, present=present)
-
-
-def _episodes_item(value, segs: list[str]) -> FieldShape | None:
-    """An array item of the record (`findings/0`): the array's field, as an item."""
-    if len(segs) < 2 or not segs[-1].isdigit():
-        return None
-    owner = _field_of_episodes(segs[:-1])
-    if owner is None:
-        return None
-    from grooph_core.model.episodes import _deref
-
-    item = _deref(_episodes_schema_at(segs[:-1]).get("items", {}))
-    return FieldShape(name=owner.name, description=owner.description, required=True,
-                      expected=item.get("type", "any"), json_type=item.get("type", "any"), item=True)
-
-
-def _field_of_episodes(segs: list[str]) -> FieldShape | None:
-    shape = _episodes_shape(None, pointer_join("", *segs[:-1]))
-    return shape.field(segs[-1]) if shape is not None and segs else None
 
 
 def _with(value, segments: list[str], leaf, *, as_key: bool = False):
@@ -602,7 +568,6 @@ def _flow_place(line: str, line_start: int, start: int, col: int, base: str) -> 
     """The cursor's place inside a flow collection opening at `start` of the line (`{role: x, |}`)."""
     stack: list[dict] = []
     i = start
-    last_end = start  # the end of the last token or bracket
     while i < col:
         ch = line[i]
         if ch in " \t":
@@ -612,10 +577,9 @@ def _flow_place(line: str, line_start: int, start: int, col: int, base: str) -> 
             return None
         top = stack[-1] if stack else None
         if ch in "{[":
-            ptr = base if top is None else _flow_child(base, stack)
+            ptr = base if top is None else _flow_child(stack)
             stack.append({"map": ch == "{", "ptr": ptr, "key": None, "state": "key", "index": 0, "keys": set()})
             i += 1
-            last_end = i
             continue
         if ch in "}]":
             if not stack:
@@ -625,7 +589,6 @@ def _flow_place(line: str, line_start: int, start: int, col: int, base: str) -> 
                 return None  # the collection closed before the cursor
             stack[-1]["state"] = "done"
             i += 1
-            last_end = i
             continue
         if top is None:
             return None
@@ -636,17 +599,15 @@ def _flow_place(line: str, line_start: int, start: int, col: int, base: str) -> 
                 top["index"] += 1
                 top["state"] = "key"
             i += 1
-            last_end = i
             continue
         if ch == ":" and top["map"] and (i + 1 >= len(line) or line[i + 1] in " \t,[]{}"):
             top["state"] = "value"
             i += 1
-            last_end = i
             continue
-        # a scalar token
-        j = _flow_token_end(line, i)
+        # a scalar token (at least one character: a stray `:` or `#` is passed over)
+        j = max(_flow_token_end(line, i), i + 1)
         if j >= col and not (j == col and i < col and line[i] in "\"'" and j > i + 1 and line[j - 1] == line[i]):
-            return _flow_slot(stack, line, line_start, i, col, last_end)
+            return _flow_slot(stack, line, line_start, i, col)
         tok = line[i:j]
         if top["map"] and top["state"] == "key":
             name = _unquote(tok)
@@ -656,10 +617,9 @@ def _flow_place(line: str, line_start: int, start: int, col: int, base: str) -> 
         else:
             top["state"] = "done"
         i = j
-        last_end = j
     if not stack:
         return None
-    return _flow_slot(stack, line, line_start, col, col, last_end)
+    return _flow_slot(stack, line, line_start, col, col)
 
 
 def _unquote(tok: str) -> str:
@@ -673,7 +633,7 @@ def _unquote(tok: str) -> str:
     return tok
 
 
-def _flow_child(base: str, stack: list[dict]) -> str:
+def _flow_child(stack: list[dict]) -> str:
     top = stack[-1]
     if top["map"]:
         return pointer_join(top["ptr"], top["key"] if top["key"] is not None else "")
@@ -704,7 +664,7 @@ def _flow_token_end(line: str, i: int) -> int:
     return j
 
 
-def _flow_slot(stack, line, line_start, tok_start, col, last_end) -> _Place | None:
+def _flow_slot(stack, line, line_start, tok_start, col) -> _Place | None:
     """The place of a cursor in (or right before) the token starting at `tok_start`."""
     top = stack[-1]
     end = col
@@ -738,7 +698,34 @@ def _flow_slot(stack, line, line_start, tok_start, col, last_end) -> _Place | No
                   comma_after=comma_after)
 
 
+# `params.` and the start of a name, right before the cursor (W_WF_UNKNOWN_PARAM's `params.NAME`, typed)
+_PARAM_TYPED = re.compile(r"(?<![A-Za-z0-9_.])params\.([A-Za-z0-9_]*)\Z")
+
+
+def _param_completions(analysis, offset: int) -> list[Completion] | None:
+    """After `params.` in an expression, a template or a prompt (workflow.md §4: a key of `params` is
+    referred to by `params.NAME` inside them): the declared params. None where no `params.` is typed."""
+    line_start = analysis.text.rfind("\n", 0, offset) + 1
+    prefix = analysis.text[line_start:offset]
+    m = _PARAM_TYPED.search(prefix)
+    if m is None or _in_comment(prefix):
+        return None
+    from grooph_core.rules.workflow.semantics import read_workflow
+    from grooph_core.text import compact_json
+
+    end = offset
+    while end < len(analysis.text) and (analysis.text[end].isalnum() or analysis.text[end] == "_"):
+        end += 1
+    span = (line_start + m.start(1), end)
+    params = read_workflow(analysis.value).params or {}
+    return [Completion(n, "id", n, span, "param = " + compact_json(v, 40), "", n) for n, v in params.items()
+            if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", n)]
+
+
 def _yaml_complete(analysis, offset: int) -> list[Completion]:
+    params = _param_completions(analysis, offset)
+    if params is not None:
+        return params
     place = _yaml_place(analysis.text, offset)
     if place is None:
         return []
@@ -749,16 +736,10 @@ def _yaml_complete(analysis, offset: int) -> list[Completion]:
         if item is not None and item.json_type == "object":
             return []
         owner = place.pointer.rsplit("/", 1)[0]
-        return _yaml_values(analysis, replace_part(place, "value", item_of=owner))
+        return _yaml_values(analysis, replace(place, part="value", item_of=owner))
     if place.part == "key":
         return _yaml_keys(analysis, place)
     return _yaml_values(analysis, place)
-
-
-def replace_part(place: _Place, part: str, **kw) -> _Place:
-    from dataclasses import replace
-
-    return replace(place, part=part, **kw)
 
 
 def _yaml_key_insert(f: FieldShape) -> tuple[str, str]:

@@ -44,8 +44,9 @@ def optional_strings(schema: dict) -> tuple[str, ...]:
     return tuple(k for k, p in schema.get("properties", {}).items() if p.get("type") == "string" and k not in required)
 
 
-def description(pointer_segments: list[str]) -> str | None:
-    """The schema's description of the field a pointer names (`["episodes", "0", "note"]`), for hover."""
+def schema_at(pointer_segments: list[str]) -> tuple[dict, str | None] | None:
+    """The schema of the place a pointer names (`["episodes", "0"]`: an `Episode`), `$ref` followed, with
+    its description (a property's own, else its schema's); None for a place the schema does not name."""
     schema = record_schema()
     desc = schema.get("description")
     for seg in pointer_segments:
@@ -58,7 +59,13 @@ def description(pointer_segments: list[str]) -> str | None:
             return None
         desc = prop.get("description")
         schema = _deref(prop)
-    return desc
+    return schema, desc
+
+
+def description(pointer_segments: list[str]) -> str | None:
+    """The schema's description of the field a pointer names (`["episodes", "0", "note"]`), for hover."""
+    at = schema_at(pointer_segments)
+    return at[1] if at is not None else None
 
 
 def _deref(s: dict) -> dict:

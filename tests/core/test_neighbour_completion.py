@@ -189,6 +189,19 @@ def test_quiet_where_nothing_fits():
     assert _labels(_sub("  - target: ready", "  -|")) == []
 
 
+def test_params_after_params_dot_in_expressions_and_prompts():
+    text, _, found = _at(_sub("card.failures < params.failure_limit", "card.failures < params.fa|ilure"))
+    assert [(c.label, c.detail) for c in found] == [("failure_limit", "param = 3")]
+    assert text[found[0].span[0]:found[0].span[1]] == "failure"  # the name's characters, around the cursor
+    prompt = _sub("    run: {role: implementer, session: implementer}",
+                  "    run:\n      role: implementer\n      session: s\n      prompt: >\n        Retry params.\n")
+    at = prompt.index("params.\n") + len("params.")
+    assert [c.label for c in neighbour_complete_at(analyze_neighbour(prompt, NEIGHBOUR_KINDS["workflow"]), at)] == [
+        "failure_limit"]
+    assert _labels(_sub("description: Build, then review.", "# see params.|")) == []
+    assert _labels(_sub("card.failures < params.failure_limit", "card.failures < xparams.|")) == []
+
+
 @pytest.mark.parametrize("name,written", [("review", "review"), ("null", '"null"'), ("true", '"true"'), ("3", '"3"'),
                                           ("on", "on"), ("a b", '"a b"'), ("-x", '"-x"'), ("", '""'), ("é", '"é"')])
 def test_a_name_is_written_so_that_it_reads_back(name, written):
@@ -272,3 +285,18 @@ def test_completion_reads_the_parse_not_a_copy_of_names():
     marked = _sub("  - target: ready", "  - target: |", text)
     assert _labels(marked) == STATUSES + ["parked"]
     assert value_at(parse_yaml(text).value, "/statuses/parked") == {}
+
+
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+_TEXT = st.lists(st.sampled_from(list("{}[],:#-'\" \t\nabsr0|>&*!\\\r") + ["target", "statuses", "on", "- ", "  "]),
+                 max_size=30).map("".join)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=_TEXT, kind=st.sampled_from(NEIGHBOURS))
+def test_any_text_at_any_offset_never_raises(text, kind):
+    a = analyze_neighbour(text, kind)
+    for off in range(len(text) + 1):
+        for c in neighbour_complete_at(a, off):
+            assert 0 <= c.span[0] <= c.span[1] <= len(text)
