@@ -1,23 +1,13 @@
 """`python -m bench.bench_neighbour_ide`: completion and formatting of the neighbouring formats at 1M
-characters (issue 15 point 5), in process CPU time (median of 5): completion at a workflow's last status
+characters (issue 15 point 5), in process CPU time (median of 3): completion at a workflow's last status
 (the indentation scan walks back to `statuses:`), of a name there (the model of names runs on the whole
 document), in the dispatcher; a 1M board's dependency completion and its formatting."""
 
 from __future__ import annotations
 
 import json
-import time
 
-from bench.workflow_docs import workflow_text
-
-
-def _timed(fn, repeats: int = 5) -> float:
-    runs = []
-    for _ in range(repeats):
-        t0 = time.process_time()
-        fn()
-        runs.append(time.process_time() - t0)
-    return sorted(runs)[len(runs) // 2]
+from bench.workflow_docs import _timed, workflow_text
 
 
 def board_text(target: int = 1_000_000) -> str:
@@ -61,7 +51,7 @@ def main() -> None:
     print(f"  a dependency's parent      {_timed(lambda: neighbour_complete_at(b, parent)) * 1000:7.1f} ms  "
           f"({len(neighbour_complete_at(b, parent)):,} names)")
     print(f"  a lane                     {_timed(lambda: neighbour_complete_at(b, lane)) * 1000:7.1f} ms")
-    print(f"  formatting                 {_timed(lambda: format_edits(b), 3) * 1000:7.1f} ms  "
+    print(f"  formatting                 {_timed(lambda: format_edits(b)) * 1000:7.1f} ms  "
           f"({len(format_edits(b)):,} edits)")
 
 

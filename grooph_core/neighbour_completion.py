@@ -288,18 +288,8 @@ def _key_end(s: str, pos: int) -> tuple[str, int] | None:
         return None
     ch = s[pos]
     if ch in "\"'":
-        j = pos + 1
-        while j < n:
-            if ch == '"' and s[j] == "\\":
-                j += 2
-                continue
-            if s[j] == ch:
-                if ch == "'" and j + 1 < n and s[j + 1] == "'":
-                    j += 2
-                    continue
-                break
-            j += 1
-        if j >= n:
+        j = _quoted_end(s, pos) - 1
+        if j < 0:
             return None
         raw = s[pos:j + 1]
         k = j + 1
@@ -469,20 +459,29 @@ def _keys_below(lines: list[str], line_no: int, col: int) -> set:
     return out
 
 
+def _quoted_end(s: str, i: int) -> int:
+    """Just past the closing quote of the quoted scalar opening at `i` (`"…\""` with escapes, `'…''…'`
+    with its doubled quote), or -1 when it is not closed on the line."""
+    q, j = s[i], i + 1
+    while j < len(s):
+        if q == '"' and s[j] == "\\":
+            j += 2
+            continue
+        if s[j] == q:
+            if q == "'" and j + 1 < len(s) and s[j + 1] == "'":
+                j += 2
+                continue
+            return j + 1
+        j += 1
+    return -1
+
+
 def _token_end(s: str, i: int) -> int:
     """The end of the scalar token starting at `i` of the line (block context): a quoted one with its
     closing quote, a plain one before a comment or the end of the line."""
     if i < len(s) and s[i] in "\"'":
-        q = s[i]
-        j = i + 1
-        while j < len(s):
-            if q == '"' and s[j] == "\\":
-                j += 2
-                continue
-            if s[j] == q:
-                return j + 1
-            j += 1
-        return len(s)
+        e = _quoted_end(s, i)
+        return len(s) if e < 0 else e
     c = s.find(" #", i)
     end = len(s) if c < 0 else c
     return len(s[:end].rstrip()) if end > i else i
@@ -642,16 +641,8 @@ def _flow_child(stack: list[dict]) -> str:
 
 def _flow_token_end(line: str, i: int) -> int:
     if line[i] in "\"'":
-        q = line[i]
-        j = i + 1
-        while j < len(line):
-            if q == '"' and line[j] == "\\":
-                j += 2
-                continue
-            if line[j] == q:
-                return j + 1
-            j += 1
-        return len(line)
+        e = _quoted_end(line, i)
+        return len(line) if e < 0 else e
     j = i
     while j < len(line) and line[j] not in ",[]{}":
         if line[j] == ":" and (j + 1 >= len(line) or line[j + 1] in " \t,[]{}"):

@@ -171,17 +171,15 @@ PLACES = ("board", "episodes")
 
 
 def _atom(v) -> str:
-    if v is True:
-        return "true"
-    if v is False:
-        return "false"
-    if v is None:
-        return "null"
-    if type(v) is _Raw:
+    """A number (its own text when it has one), a boolean or null."""
+    t = type(v)
+    if t is _Raw:
         return v.text
-    if type(v) is float:
+    if t is int:
+        return str(v)
+    if t is float:
         return repr(v)
-    return str(v)
+    return "true" if v is True else "false" if v is False else "null"
 
 
 def record_text(value: Any, kind: str, text: str) -> str:

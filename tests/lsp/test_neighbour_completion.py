@@ -10,29 +10,19 @@ import json
 from lsprotocol import types as lsp
 
 from grooph_core.model.episodes import standings
-from grooph_core.text_edits import TextEdit, apply_edits
 from grooph_core.yaml_source import parse_yaml
 from tests.conftest import FIXTURES
 from tests.lsp.conftest import diagnostics_for, open_text
+from tests.lsp.test_neighbour_features import _apply as _apply_edits
+from tests.lsp.test_neighbour_features import _pos
 
 WORKFLOW = (FIXTURES / "workflow" / "valid" / "spec-example.workflow.yaml").read_text("utf-8")
 BOARD = (FIXTURES / "board" / "valid" / "checkout.board.json").read_text("utf-8")
 EPISODES = (FIXTURES / "episodes" / "valid" / "busy-store.episodes.json").read_text("utf-8")
 
 
-def _pos(text: str, offset: int) -> lsp.Position:
-    line = text.count("\n", 0, offset)
-    return lsp.Position(line=line, character=offset - (text.rfind("\n", 0, offset) + 1))
-
-
-def _offset(text: str, pos: lsp.Position) -> int:
-    lines = text.split("\n")
-    return sum(len(ln) + 1 for ln in lines[:pos.line]) + pos.character
-
-
 def _apply(text: str, edits) -> str:
-    return apply_edits(text, sorted((TextEdit(_offset(text, e.range.start), _offset(text, e.range.end), e.new_text)
-                                     for e in edits), key=lambda e: e.start))
+    return _apply_edits(text, sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character)))
 
 
 async def _complete(client, tmp_path, name: str, marked: str, language_id: str = "json"):
