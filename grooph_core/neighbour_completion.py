@@ -225,7 +225,21 @@ def _json_complete(analysis, offset: int) -> list[Completion]:
         return [Completion(n.name, "id", json.dumps(n.name, ensure_ascii=False), cur.span, n.detail, n.documentation,
                            json.dumps(n.name, ensure_ascii=False)) for n in names if n.name not in taken]
     fs = _field(analysis, cur.pointer)
-    return field_value_completions(fs, cur.span, quoted=cur.quoted) if fs is not None else []
+    found = field_value_completions(fs, cur.span, quoted=cur.quoted) if fs is not None else []
+    words = _word_descriptions(analysis.kind, cur.pointer)
+    return [replace(c, documentation=words[c.label]) if c.label in words else c for c in found]
+
+
+def _word_descriptions(kind: str, pointer: str) -> dict[str, str]:
+    """The schema's own description of each word an episode record's field takes (a row's `standing`:
+    `open` is "Open, and it names this worktree, …")."""
+    if kind != "episodes":
+        return {}
+    from grooph_core.model.episodes import schema_at
+
+    at = schema_at(pointer_split(pointer))
+    one_of = at[0].get("oneOf", ()) if at is not None else ()
+    return {b["const"]: b["description"] for b in one_of if isinstance(b, dict) and "const" in b and "description" in b}
 
 
 def _json_name_keys(analysis, cur) -> list[Completion]:

@@ -256,7 +256,10 @@ def test_episode_keys_from_the_seeds_schema():
 
 
 def test_episode_words_and_current():
-    assert _labels(_json_hole(EPISODES, "standing", "open"), "episodes") == list(standings())
+    found = _at(_json_hole(EPISODES, "standing", "open"), "episodes")[2]
+    assert [c.label for c in found] == list(standings())
+    assert found[1].documentation.startswith("Open, and it names this worktree")  # each word: the schema's words
+    assert found[3].documentation.startswith("The worktree it names is gone from disk")
     assert _labels(EPISODES.replace('"present": true', '"present": |', 1), "episodes") == ["true", "false"]
     found = _at(_json_hole(EPISODES, "current", "s-0002"), "episodes")[2]
     assert [c.label for c in found] == ["s-0001", "s-0002"] and found[0].insert_text == '"s-0001"'
