@@ -308,11 +308,11 @@ def canonical_text(value: Any, kind: str) -> str:
         try:
             text.encode("utf-8")  # fails exactly when a surrogate code point is in the text
         except UnicodeEncodeError:
-            text = _fix_surrogates(text)
+            text = fix_surrogates(text)
     return text
 
 
-def _fix_surrogates(text: str) -> str:
+def fix_surrogates(text: str) -> str:
     """graph.md §6.1 / §9: pair surrogates that form a pair (written literally), escape lone ones."""
     text = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
     return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

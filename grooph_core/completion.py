@@ -105,11 +105,25 @@ def _container_open(text: str, i: int) -> tuple[str, int]:
     return "", -1
 
 
-def complete_at(analysis: Analysis, offset: int) -> list[Completion]:
-    """The completions at the cursor, best first."""
+@dataclass(frozen=True)
+class JsonCursor:
+    """Where the cursor stands in a JSON text: at a key of the object at `pointer` (`bare`: inside a
+    key's quotes, the colon already written), or at the value at `pointer` (`item_of`: a new item of
+    the array there). `span` is what a completion replaces."""
+
+    part: str  # "key" | "value"
+    pointer: str
+    span: tuple[int, int]
+    quoted: bool = False
+    bare: bool = False
+    item_of: str | None = None
+
+
+def json_cursor(analysis, offset: int) -> JsonCursor | None:
+    """The cursor's place in a (possibly half-typed) JSON text, or None where nothing is completed."""
     text = analysis.text
     if analysis.value is None and text.strip():
-        return []
+        return None
     sm = analysis.parsed.source_map
     start = _open_string_start(text, offset)
     if start is not None:
@@ -122,28 +136,36 @@ def complete_at(analysis: Analysis, offset: int) -> list[Completion]:
     obj_ptr = sm.enclosing_object(offset) if hasattr(sm, "enclosing_object") else None
     if obj_ptr is None:
         obj_ptr = ""
+    quoted = start is not None
     if ch == ":":
         key = _key_before_colon(text, at)
         if key is None:
-            return []
-        return _value_completions(analysis, pointer_join(obj_ptr, key), span, quoted=start is not None)
+            return None
+        return JsonCursor("value", pointer_join(obj_ptr, key), span, quoted)
     open_ch, open_at = _container_open(text, before)
     if open_ch == "[":
         # an array item: the array's key precedes its `[`
         c2, at2 = _prev_significant(text, open_at)
         key = _key_before_colon(text, at2) if c2 == ":" else None
         if key is None:
-            return []
-        owner = obj_ptr
-        arr_ptr = pointer_join(owner, key)
+            return None
+        arr_ptr = pointer_join(obj_ptr, key)
         arr = value_at(analysis.value, arr_ptr)
         index = len(arr) if isinstance(arr, list) else 0
-        return _value_completions(analysis, f"{arr_ptr}/{index}", span, quoted=start is not None, item_of=arr_ptr)
+        return JsonCursor("value", f"{arr_ptr}/{index}", span, quoted, item_of=arr_ptr)
     if open_ch == "{":
-        if start is not None and _followed_by_colon(text, span[1]):
-            return _key_completions(analysis, obj_ptr, span, bare=True)
-        return _key_completions(analysis, obj_ptr, span, bare=False)
-    return []
+        return JsonCursor("key", obj_ptr, span, quoted, bare=quoted and _followed_by_colon(text, span[1]))
+    return None
+
+
+def complete_at(analysis: Analysis, offset: int) -> list[Completion]:
+    """The completions at the cursor, best first."""
+    cur = json_cursor(analysis, offset)
+    if cur is None:
+        return []
+    if cur.part == "value":
+        return _value_completions(analysis, cur.pointer, cur.span, quoted=cur.quoted, item_of=cur.item_of)
+    return _key_completions(analysis, cur.pointer, cur.span, bare=cur.bare)
 
 
 def _followed_by_colon(text: str, i: int) -> bool:
@@ -159,7 +181,12 @@ def _key_completions(analysis: Analysis, obj_ptr: str, span: tuple[int, int], *,
     shape = object_shape(analysis.kind, analysis.value, obj_ptr)
     if shape is None:
         return []  # not a declared object (a record such as layout, free JSON, an unknown key's value)
-    comma_at, after = _separators(analysis.text, span) if not bare else (None, "")
+    return shape_key_completions(analysis.text, shape, span, bare=bare)
+
+
+def shape_key_completions(text: str, shape, span: tuple[int, int], *, bare: bool) -> list[Completion]:
+    """The JSON members an object of `shape` declares and lacks, required first."""
+    comma_at, after = separators(text, span) if not bare else (None, "")
     out = []
     for f in shape.fields:
         if f.name in shape.present:
@@ -175,13 +202,13 @@ def _key_completions(analysis: Analysis, obj_ptr: str, span: tuple[int, int], *,
             out.append(Completion(f.name, "key", key, span, detail, f.description, key))
             continue
         insert = f"{key}: {placeholder}{after}"
-        snippet = f"{_snippet_escape(key)}: {_snippet_value(placeholder)}{after}"
+        snippet = f"{snippet_escape(key)}: {_snippet_value(placeholder)}{after}"
         out.append(Completion(f.name, "key", insert, span, detail, f.description, key, snippet, comma_at))
     out.sort(key=lambda c: 0 if c.detail.startswith("required") else 1)
     return out
 
 
-def _separators(text: str, span: tuple[int, int]) -> tuple[int | None, str]:
+def separators(text: str, span: tuple[int, int]) -> tuple[int | None, str]:
     """The commas a new member needs so the object stays valid JSON: one right after the member
     that ends before the cursor (an additional edit there), one after it when another member follows."""
     ch, at = _prev_significant(text, span[0])
@@ -193,7 +220,7 @@ def _separators(text: str, span: tuple[int, int]) -> tuple[int | None, str]:
     return comma_at, after
 
 
-def _snippet_escape(s: str) -> str:
+def snippet_escape(s: str) -> str:
     return s.replace("\\", "\\\\").replace("$", "\\$").replace("}", "\\}")
 
 
@@ -203,7 +230,7 @@ def _snippet_value(placeholder: str) -> str:
         return '"$1"'
     if placeholder in ("[]", "{}"):
         return placeholder[0] + "$1" + placeholder[1]
-    return "${1:" + _snippet_escape(placeholder) + "}"
+    return "${1:" + snippet_escape(placeholder) + "}"
 
 
 def _value_completions(analysis: Analysis, pointer: str, span: tuple[int, int], *, quoted: bool, item_of: str | None = None) -> list[Completion]:
@@ -214,6 +241,11 @@ def _value_completions(analysis: Analysis, pointer: str, span: tuple[int, int], 
         return _scope_completions(analysis, span)
     if fs.ref:
         return _id_completions(analysis, fs.ref, span, item_of)
+    return field_value_completions(fs, span, quoted=quoted)
+
+
+def field_value_completions(fs, span: tuple[int, int], *, quoted: bool) -> list[Completion]:
+    """A field's JSON words: its allowed values, its known values, true and false for a boolean."""
     out = []
     for v in fs.values:
         if isinstance(v, str):

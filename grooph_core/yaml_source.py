@@ -284,7 +284,7 @@ class _TooDeep(Exception):
 def _read(text: str, max_depth: int, problems: list[Issue]):
     """The node tree of the first document: libyaml's where it answers (about 30 times faster), else
     ruamel.yaml's, which gives every complaint and limit its message and mark."""
-    fast = yaml_libyaml.compose(text, max_depth, _core_tag)
+    fast = yaml_libyaml.compose(text, max_depth, core_tag)
     if fast is None:
         return _compose(text, max_depth, problems)
     root, second = fast
@@ -293,7 +293,7 @@ def _read(text: str, max_depth: int, problems: list[Issue]):
     return root
 
 
-def _core_tag(value: str) -> str:
+def core_tag(value: str) -> str:
     return next((name for name, rx in _CORE if rx.match(value)), "str")
 
 
@@ -370,7 +370,7 @@ def _compose_scalar(composer, anchor) -> ScalarNode:
     tag = event.ctag
     if tag is None or str(tag) == "!":
         plain = event.style is None and event.implicit[0]
-        tag = _TAG + (_core_tag(event.value) if plain else "str")
+        tag = _TAG + (core_tag(event.value) if plain else "str")
     node = ScalarNode(str(tag), event.value, event.start_mark, event.end_mark, style=event.style, anchor=anchor)
     if anchor is not None:
         composer.anchors[anchor] = node

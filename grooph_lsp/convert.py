@@ -291,6 +291,10 @@ def warning(message: str) -> lsp.ShowMessageParams:
     return lsp.ShowMessageParams(type=lsp.MessageType.Warning, message=message)
 
 
+def info(message: str) -> lsp.ShowMessageParams:
+    return lsp.ShowMessageParams(type=lsp.MessageType.Info, message=message)
+
+
 def show_document(uri: str, *, take_focus: bool, selection: lsp.Range | None = None,
                   external: bool | None = None) -> lsp.ShowDocumentParams:
     return lsp.ShowDocumentParams(uri=uri, external=external, take_focus=take_focus, selection=selection)

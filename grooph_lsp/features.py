@@ -17,6 +17,7 @@ from grooph_core import hover as core_hover
 from grooph_core.formatting import format_edits
 from grooph_core.navigation import document_symbols, folding_lines, place_symbols
 from grooph_core.neighbour_completion import neighbour_complete_at
+from grooph_core.neighbour_format import WORKFLOW_NOT_FORMATTED
 from grooph_core.neighbour_hover import neighbour_hover_at
 from grooph_core.neighbour_outline import neighbour_symbols
 from grooph_core import refactor
@@ -29,6 +30,9 @@ from grooph_lsp.errors import RequestRefused, check_request_version
 if TYPE_CHECKING:
     from grooph_lsp.server import GroophServer
 
+# The documents already told that a workflow is not formatted (once each: formatting on save would
+# otherwise say it at every save).
+_TOLD_UNFORMATTED: set[str] = set()
 
 async def _doc_and_offset(ls: "GroophServer", uri: str, pos: lsp.Position):
     """The document, the analysis of its version as the request came, and the offset of `pos` in it
@@ -79,12 +83,18 @@ async def _any_doc_and_offset(ls: "GroophServer", uri: str, pos: lsp.Position):
 
 async def formatting(ls: "GroophServer", params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit] | None:
     doc = ls.served(params.text_document.uri)
-    if doc is None:
-        return None
-    analysis = await ls.analysed(doc)
+    if doc is not None:
+        analysis = await ls.analysed(doc)
+    else:
+        analysis = await _neighbour_analysis(ls, params.text_document.uri)
+        if analysis is None:
+            return None
     result = await ls.off_loop(format_edits, analysis)
     if isinstance(result, Refused):
-        ls.window_show_message(convert.warning(result.message))
+        told = result.message == WORKFLOW_NOT_FORMATTED  # said once a document (formatting on save)
+        if not (told and params.text_document.uri in _TOLD_UNFORMATTED):
+            _TOLD_UNFORMATTED.update([params.text_document.uri] if told else [])
+            ls.window_show_message(convert.info(result.message) if told else convert.warning(result.message))
         return None
     return convert.to_lsp_edits(analysis.line_index, result, ls.encoding)
 

@@ -44,24 +44,31 @@ def optional_strings(schema: dict) -> tuple[str, ...]:
     return tuple(k for k, p in schema.get("properties", {}).items() if p.get("type") == "string" and k not in required)
 
 
-def description(pointer_segments: list[str]) -> str | None:
-    """The schema's description of the field a pointer names (`["episodes", "0", "note"]`), for hover."""
+def schema_at(pointer_segments: list[str]) -> tuple[dict, str | None] | None:
+    """The schema of the place a pointer names (`["episodes", "0"]`: an `Episode`), `$ref` followed, with
+    its description (a property's own, else its schema's); None for a place the schema does not name."""
     schema = record_schema()
     desc = schema.get("description")
     for seg in pointer_segments:
         if schema.get("type") == "array" and seg.isdigit():
-            schema = _deref(schema.get("items", {}))
+            schema = deref(schema.get("items", {}))
             desc = schema.get("description")
             continue
         prop = schema.get("properties", {}).get(seg)
         if prop is None:
             return None
         desc = prop.get("description")
-        schema = _deref(prop)
-    return desc
+        schema = deref(prop)
+    return schema, desc
 
 
-def _deref(s: dict) -> dict:
+def description(pointer_segments: list[str]) -> str | None:
+    """The schema's description of the field a pointer names (`["episodes", "0", "note"]`), for hover."""
+    at = schema_at(pointer_segments)
+    return at[1] if at is not None else None
+
+
+def deref(s: dict) -> dict:
     ref = s.get("$ref")
     if isinstance(ref, str) and ref.startswith("#/$defs/"):
         return episodes_schema()["$defs"][ref[len("#/$defs/"):]]

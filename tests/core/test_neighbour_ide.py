@@ -123,7 +123,7 @@ def test_hover_on_a_name_says_what_and_where():
     assert neighbour_hover_at(analyze_neighbour("{", NEIGHBOUR_KINDS["board"]), 0) is None
 
 
-# Completion (issue 15 point 5; board only so far)
+# Completion (issue 15 point 5)
 
 from grooph_core.model.board import LANES  # noqa: E402
 from grooph_core.neighbour_completion import neighbour_complete_at  # noqa: E402
@@ -141,6 +141,9 @@ def test_board_completion_offers_lane_words_and_missing_task_keys():
     assert "body" in labels and "tenant" in labels and not set(labels) & set(task)
 
 
-def test_kinds_not_completed_yet_answer_nothing():
+def test_workflow_completion_on_a_written_key_replaces_only_its_name():
+    # tests/core/test_neighbour_completion.py covers the workflow and the episode record in full
     a = analyze_neighbour(WORKFLOW, NEIGHBOUR_KINDS["workflow"])
-    assert neighbour_complete_at(a, WORKFLOW.index("target")) == []
+    found = neighbour_complete_at(a, WORKFLOW.index("target"))
+    assert "guard" in [c.label for c in found] and "target" not in [c.label for c in found]
+    assert {WORKFLOW[c.span[0]:c.span[1]] for c in found} == {"target"} and found[0].insert_text == found[0].label

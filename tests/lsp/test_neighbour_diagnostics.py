@@ -1,7 +1,8 @@
 """Diagnostics of the neighbouring formats through the real server (issue 15 point 5): a workflow, a board
 and an episode record each get their codes at their exact ranges as you type; a half-typed YAML mapping
 or JSON object gives one syntax diagnostic and does not cascade, while a fault elsewhere is still
-reported. The graph features (formatting, symbols, actions) do not touch these documents."""
+reported. The graph features (formatting, symbols, actions) do not touch these documents: a board is
+formatted in its own written form, never a graph's canonical one."""
 
 from __future__ import annotations
 
@@ -104,14 +105,18 @@ async def test_episode_record_diagnostics(client, tmp_path):
 
 
 async def test_graph_features_leave_the_neighbouring_formats_alone(client, tmp_path):
-    """Graph formatting and graph quick fixes leave a board alone; its outline is its own (tasks by lane)."""
+    """Graph formatting and graph quick fixes leave a board alone (its formatting is its own written form,
+    neighbour_format); its outline is its own (tasks by lane)."""
     uri = (tmp_path / "checkout.board.json").as_uri()
     open_text(client, uri, BOARD)
     assert list(await diagnostics_for(client, uri)) == []
     ident = lsp.TextDocumentIdentifier(uri=uri)
     edits = await client.text_document_formatting_async(lsp.DocumentFormattingParams(
         text_document=ident, options=lsp.FormattingOptions(tab_size=2, insert_spaces=True)))
-    assert not edits
+    from grooph_core.neighbour_format import record_text
+    from tests.lsp.test_neighbour_features import _apply
+
+    assert _apply(BOARD, edits) == record_text(json.loads(BOARD), "board", BOARD) != BOARD
     symbols = await client.text_document_document_symbol_async(lsp.DocumentSymbolParams(text_document=ident))
     lanes = {t.get("lane", "(no lane)") for t in json.loads(BOARD)["tasks"].values()} if isinstance(json.loads(BOARD).get("tasks"), dict) \
         else {t.get("lane", "(no lane)") for t in json.loads(BOARD)["tasks"]}

@@ -26,6 +26,12 @@ class EpisodesDoc:
         c = self.value.get("current")
         return c if type(c) is str and c != "" else None
 
+    @property
+    def session_ids(self) -> list[str]:
+        """The rows' `session_id`s, in row order: what `current` may name ("`current` names one of the
+        rows, never a sixth thing")."""
+        return [r["session_id"] for _, r in self.rows if type(r.get("session_id")) is str]
+
 
 def read_episodes(value: object) -> EpisodesDoc:
     v = value if type(value) is dict else {}
@@ -42,7 +48,7 @@ def current_not_listed(doc: EpisodesDoc) -> Iterator[Issue]:
     c = doc.current
     if c is None or type(doc.value.get("episodes", [])) is not list:
         return
-    ids = [r.get("session_id") for _, r in doc.rows if type(r.get("session_id")) is str]
+    ids = doc.session_ids
     if c not in ids:
         hint = did_you_mean(c, ids)
         yield make("E_EPISODES_CURRENT_NOT_LISTED", f"current names {c}, which is no row's session_id"

@@ -133,9 +133,9 @@ def start_unhandled(doc: WorkflowDoc) -> Iterator[Issue]:
                f"{suggestion(start, events)}: the dispatcher can start nothing", (p,), (p,), name=start)
 
 
-def stored_as_unknown(doc: WorkflowDoc) -> Iterator[Issue]:
-    """W_WF_STORED_AS_UNKNOWN: a `stored_as` (a status's, or a storage rule's `status`) that is not one
-    of the nine statuses kanban.db holds."""
+def stored_as_places(doc: WorkflowDoc) -> list[tuple[str, object]]:
+    """(pointer, value) of every place that names what kanban.db stores: a status's `stored_as`, a
+    storage rule's `status` (W_WF_STORED_AS_UNKNOWN; completion offers KANBAN_STATUSES there)."""
     places: list[tuple[str, object]] = []
     for name, s in (doc.statuses or {}).items():
         if type(s) is dict and s.get("stored_as") is not None:
@@ -145,7 +145,13 @@ def stored_as_unknown(doc: WorkflowDoc) -> Iterator[Issue]:
         for i, r in enumerate(rules):
             if type(r) is dict and r.get("status") is not None:
                 places.append((f"/stored_as/{i}/status", r["status"]))
-    for p, v in places:
+    return places
+
+
+def stored_as_unknown(doc: WorkflowDoc) -> Iterator[Issue]:
+    """W_WF_STORED_AS_UNKNOWN: a `stored_as` (a status's, or a storage rule's `status`) that is not one
+    of the nine statuses kanban.db holds."""
+    for p, v in stored_as_places(doc):
         word = as_text(v)
         if word is not None and word not in KANBAN_STATUSES:
             yield make("W_WF_STORED_AS_UNKNOWN", f"kanban.db holds no status {word} (it holds "
