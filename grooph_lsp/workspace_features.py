@@ -15,6 +15,7 @@ from grooph_core.workspace.facts import GraphLink
 from grooph_core.workspace.index import check_file
 from grooph_core.workspace.links import graph_hover_markdown, rename_edits
 from grooph_lsp.convert import to_lsp_code_lens, to_lsp_location, to_lsp_range, to_lsp_workspace_symbol, to_offset
+from grooph_lsp.features import check_request_version
 from grooph_lsp.workspace import Workspace, chain_after, path_uri, uri_path
 
 if TYPE_CHECKING:
@@ -27,26 +28,30 @@ RENAME_FILTERS = lsp.FileOperationRegistrationOptions(filters=[
 ])
 
 
-def _link_at(ws: Workspace, uri: str, pos: lsp.Position) -> tuple[Any, GraphLink] | None:
-    """The session `graph` value under the cursor of an open map, with its document."""
+async def _link_at(ws: Workspace, uri: str, pos: lsp.Position):
+    """(document, link, line index) for the session `graph` value under the cursor of an open map;
+    its facts and the position's offset come from one analysis, waited for off the event loop."""
     doc = ws.ls.served(uri)
     if doc is None:
         return None
-    facts = ws.facts_of_open(doc)
+    check_request_version(doc)
+    result = await ws.open_result(doc)
+    facts = ws.facts_of(doc, result)
     if facts.kind != "map":
         return None
-    offset = to_offset(doc.lines, pos, ws.ls.encoding)
+    lines = result.analysis.line_index
+    offset = to_offset(lines, pos, ws.ls.encoding)
     for link in facts.links:
         if link.span[0] <= offset <= link.span[1]:
-            return doc, link
+            return doc, link, lines
     return None
 
 
-def _graph_facts(ws: Workspace, path: str):
+async def _graph_facts(ws: Workspace, path: str):
     """The facts of the graph at `path`: the open text's, the index's, or read now (outside the index)."""
     doc = ws.open_doc_at(path)
     if doc is not None:
-        return ws.facts_of_open(doc)
+        return await ws.facts_of_open(doc)
     entry = ws.index.get(path)
     if entry is not None and not ws.index.stale(path):
         return entry.facts
@@ -54,28 +59,18 @@ def _graph_facts(ws: Workspace, path: str):
     return checked.facts if checked is not None and checked.facts.kind == "graph" else None
 
 
-def _on_graph_root(ws: Workspace, uri: str, pos: lsp.Position) -> str | None:
+async def _on_graph_root(ws: Workspace, uri: str, pos: lsp.Position) -> str | None:
     """The path of an open graph when the cursor is on its own `id` (or outside every object)."""
     doc = ws.ls.served(uri)
     path = uri_path(uri)
     if doc is None or path is None:
         return None
-    analysis = ws.ls.analysis(doc)
+    check_request_version(doc)
+    analysis = (await ws.open_result(doc)).analysis
     if analysis.kind != "graph":
         return None
-    where = analysis.parsed.source_map.pointer_at(to_offset(doc.lines, pos, ws.ls.encoding))
+    where = analysis.parsed.source_map.pointer_at(to_offset(analysis.line_index, pos, ws.ls.encoding))
     return path if where is None or where[0] in ("", "/id", "/name") else None
-
-
-async def _analysed(ws: Workspace, uri: str | None = None) -> None:
-    """Wait, off the event loop, for the current analysis of one open document (or of all of them), so
-    the facts read next come from the scheduler's result and never block the loop (issue 13)."""
-    if uri is None:
-        await ws.analysed()
-        return
-    doc = ws.ls.served(uri)
-    if doc is not None:
-        await ws.ls.analysed(doc)
 
 
 async def _answer(handler, params):
@@ -144,8 +139,7 @@ def register(server: "GroophServer") -> Workspace:
     definition_original = features[lsp.TEXT_DOCUMENT_DEFINITION]
 
     async def definition(params: lsp.DefinitionParams):
-        await _analysed(ws, params.text_document.uri)
-        found = _link_at(ws, params.text_document.uri, params.position)
+        found = await _link_at(ws, params.text_document.uri, params.position)
         if found is None or found[1].target is None:
             return await _answer(definition_original, params)
         target = found[1].target
@@ -158,13 +152,12 @@ def register(server: "GroophServer") -> Workspace:
     references_original = features[lsp.TEXT_DOCUMENT_REFERENCES]
 
     async def references(params: lsp.ReferenceParams):
+        graph = await _on_graph_root(ws, params.text_document.uri, params.position)  # first: the version asked about
         result = await _answer(references_original, params)
-        await _analysed(ws)
-        graph = _on_graph_root(ws, params.text_document.uri, params.position)
         if graph is None:
             return result
         out = list(result or [])
-        for facts, link in ws.index.links_to(graph, ws.overlay()):
+        for facts, link in ws.index.links_to(graph, await ws.overlay()):
             held = ws.lines_of(facts.path)
             if held is not None:
                 out.append(to_lsp_location(held[0], held[1], link.span, server.encoding))
@@ -175,27 +168,25 @@ def register(server: "GroophServer") -> Workspace:
     hover_original = features[lsp.TEXT_DOCUMENT_HOVER]
 
     async def hover(params: lsp.HoverParams):
-        await _analysed(ws, params.text_document.uri)
-        found = _link_at(ws, params.text_document.uri, params.position)
+        found = await _link_at(ws, params.text_document.uri, params.position)
         if found is None:
             return await _answer(hover_original, params)
-        doc, link = found
-        graph = _graph_facts(ws, link.target) if link.target else None
+        doc, link, lines = found
+        graph = await _graph_facts(ws, link.target) if link.target else None
         from grooph_lsp.features import _hover_formats, _markup  # the client's markup choice, decided once
 
         return lsp.Hover(contents=_markup(server, graph_hover_markdown(link, graph), _hover_formats(server)),
-                         range=to_lsp_range(doc.lines, link.span, server.encoding))
+                         range=to_lsp_range(lines, link.span, server.encoding))
 
     features[lsp.TEXT_DOCUMENT_HOVER] = hover
 
     @server.feature(lsp.WORKSPACE_WILL_RENAME_FILES, RENAME_FILTERS)
     async def will_rename_files(ls: "GroophServer", params: lsp.RenameFilesParams) -> lsp.WorkspaceEdit | None:
-        await _analysed(ws)
         renames = [(a, b) for a, b in ((uri_path(f.old_uri), uri_path(f.new_uri)) for f in params.files) if a and b]
         if not renames:
             return None
         changes: dict[str, list[lsp.TextEdit]] = {}
-        for edit in rename_edits(list(ws.index.all_facts(ws.overlay())), renames):
+        for edit in rename_edits(list(ws.index.all_facts(await ws.overlay())), renames):
             held = ws.lines_of(edit.path)
             if held is None:
                 continue
@@ -206,9 +197,8 @@ def register(server: "GroophServer") -> Workspace:
     # --- workspace symbols and lenses --------------------------------------------------------
     @server.feature(lsp.WORKSPACE_SYMBOL)
     async def workspace_symbol(ls: "GroophServer", params: lsp.WorkspaceSymbolParams) -> list[lsp.SymbolInformation]:
-        await _analysed(ws)
         out = []
-        for facts, sym in ws.index.search(params.query, ws.overlay()):
+        for facts, sym in ws.index.search(params.query, await ws.overlay()):
             held = ws.lines_of(facts.path)
             if held is not None:
                 out.append(to_lsp_workspace_symbol(sym, facts.title, held[0], held[1], ls.encoding))
@@ -219,9 +209,10 @@ def register(server: "GroophServer") -> Workspace:
         doc = ls.served(params.text_document.uri)
         if doc is None:
             return None
-        await ls.analysed(doc)
-        facts = ws.facts_of_open(doc)
-        return [to_lsp_code_lens(lens, doc.uri, doc.lines, ls.encoding, SHOW_LOCATIONS) for lens in facts.lenses]
+        result = await ws.open_result(doc)
+        facts = ws.facts_of(doc, result)
+        lines = result.analysis.line_index
+        return [to_lsp_code_lens(lens, doc.uri, lines, ls.encoding, SHOW_LOCATIONS) for lens in facts.lenses]
 
     @server.command(SHOW_LOCATIONS)
     def show_locations(ls, *args):
