@@ -8,6 +8,8 @@
 - A command cancelled while it waits for an analysis is answered RequestCancelled; when it then ends
   in a refusal, that refusal is retrieved (`server.GroophProtocol._run_generator`): nothing like
   "Task exception was never retrieved" reaches the server's log.
+- A request waiting for a document's analysis is answered even when the document is closed meanwhile
+  (never RequestCancelled unless the client cancelled it).
 
 The 1M-character graph makes the window deterministic: its analysis takes hundreds of milliseconds,
 while the client's next message is read within a few.
@@ -92,3 +94,17 @@ def test_a_cancelled_command_that_then_refuses_leaves_no_unretrieved_exception(t
     assert server.shutdown() == 0
     log = (tmp_path / "server.log").read_text("utf-8") + (tmp_path / "server.stderr").read_text("utf-8")
     assert "never retrieved" not in log and "Traceback" not in log, log[-3000:]
+
+
+async def test_closing_a_document_does_not_cancel_a_request_waiting_for_its_analysis(client, tmp_path, big_text):
+    """The small document's analysis waits in the queue behind the 1M one's when it is closed: the
+    request waiting for it is still answered (about the text it was asked about), not as cancelled,
+    which the client never asked for (grooph_lsp/scheduler.py `forget`)."""
+    big, small = uri_for(tmp_path, "big.grooph.json"), uri_for(tmp_path, "small.grooph.json")
+    open_text(client, big, big_text, 1, "grooph")
+    open_text(client, small, '{"grooph": 0, "id": "s", "name": "S", "nodes": [], "edges": []}\n', 1, "grooph")
+    asked = client.protocol.send_request(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL, lsp.DocumentSymbolParams(
+        text_document=lsp.TextDocumentIdentifier(uri=small)))
+    client.text_document_did_close(lsp.DidCloseTextDocumentParams(text_document=lsp.TextDocumentIdentifier(uri=small)))
+    symbols = await asyncio.wait_for(asyncio.wrap_future(asked), 60)
+    assert symbols and symbols[0].name == "s" and symbols[0].detail == "S"
