@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
 
-from grooph_core.workspace.facts import GraphLink
 from grooph_core.workspace.index import check_file
 from grooph_core.workspace.links import graph_hover_markdown, rename_edits
 from grooph_lsp.convert import to_lsp_code_lens, to_lsp_location, to_lsp_range, to_lsp_workspace_symbol, to_offset
