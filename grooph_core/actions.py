@@ -85,6 +85,16 @@ class QuickFix:
         return self.repair_class in ("safe", "preferred")
 
 
+def _reference_issues(analysis: Analysis, export: bool) -> list[Issue] | None:
+    """What the §8.2 checks validate first (`validate_value` of the value, no resolver), when the
+    analysis already computed exactly that: the same `export`, and a graph (its rules read no other
+    document) or no resolver. Else None, and the checks validate the document themselves."""
+    ref = analysis.reference
+    if ref is None or ref[0] != export or (analysis.kind != "graph" and not ref[1]):
+        return None
+    return list(ref[2])
+
+
 def quick_fixes(analysis: Analysis, issues: list[Issue], *, export: bool = False, stop=None) -> list[QuickFix]:
     """The repairs of operations.md §8 for these issues, as edits of the text, best first per issue.
     `stop()` is asked between candidates; when true, `Stopped` (grooph_core.ops.repairs) is raised."""
@@ -93,8 +103,9 @@ def quick_fixes(analysis: Analysis, issues: list[Issue], *, export: bool = False
     from grooph_core.ops.repairs import repairs_for, result_of
 
     out: list[QuickFix] = []
+    before = _reference_issues(analysis, export)
     for issue in issues:
-        for repair in repairs_for(issue, analysis.value, analysis.kind, export=export, stop=stop):
+        for repair in repairs_for(issue, analysis.value, analysis.kind, export=export, stop=stop, before=before):
             new_doc = result_of(repair, analysis.value, analysis.kind)
             if new_doc is None:
                 continue
@@ -145,12 +156,12 @@ def resolve_offer(analysis: Analysis, issue: Issue, title: str, *, export: bool 
         return refused
     from grooph_core.ops.repairs import repairs_for, result_of
 
-    for repair in repairs_for(issue, analysis.value, analysis.kind, export=export):
-        if repair.title == title:
-            new_doc = result_of(repair, analysis.value, analysis.kind)
-            if new_doc is not None:
-                return QuickFix(repair.title, repair.kind, tuple(change_edits(analysis, new_doc)), issue, repair.fill)
-            break
+    for repair in repairs_for(issue, analysis.value, analysis.kind, export=export, title=title,
+                              before=_reference_issues(analysis, export)):
+        new_doc = result_of(repair, analysis.value, analysis.kind)
+        if new_doc is not None:
+            return QuickFix(repair.title, repair.kind, tuple(change_edits(analysis, new_doc)), issue, repair.fill)
+        break
     return Refused(f'"{title}" was not applied: checked on this version of the document, it would not remove '
                    "the issue without raising another or loosening a brake (operations.md §8.2). Nothing was changed.")
 

@@ -118,6 +118,10 @@ class Analysis(DocumentAnalysis):
     issues: tuple[Issue, ...]
     pruned: tuple[str, ...] = ()  # pointers of top-level items left out of the rules
     _lines: list = field(default_factory=list, compare=False, repr=False)
+    # The reference pipeline's answer (validate.validate_value) on this value, when the analysis ran
+    # exactly that (a text that parsed cleanly and passed the structure check): (export, whether
+    # without a resolver, issues). The §8.2 checks of a quick fix start from it rather than validate the document again.
+    reference: tuple | None = field(default=None, compare=False, repr=False)
 
     def pointer_span(self, pointer: str, *, key: bool = False) -> tuple[int, int]:
         return pointer_span(self.parsed, pointer, key=key)
@@ -218,7 +222,8 @@ def analyze(text: str, *, name: str | None = None, export: bool = False, resolve
         return Analysis(text, kind, parsed, tuple(problems))
     schema = schema_issues(value, kind)
     if parsed.ok and not schema:
-        return Analysis(text, kind, parsed, tuple(problems + rule_issues(value, kind, export=export, resolver=resolver)))
+        rules = tuple(rule_issues(value, kind, export=export, resolver=resolver))
+        return Analysis(text, kind, parsed, tuple(problems) + rules, reference=(export, resolver is None, rules))
     broken = set(parsed.broken)
     # In broken text, structural findings inside a cut region are echoes of the syntax error.
     cut = broken - {""}

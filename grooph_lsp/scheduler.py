@@ -94,8 +94,8 @@ class _Job:
 class Scheduler:
     """Per document: the newest result, the job in flight, the pending wait, and the measured cost.
 
-    `compute(snapshot) -> (analysis, diagnostics)` does the work (in the worker thread, or on the loop
-    for a caller that cannot wait); `key(doc)` says which settings an analysis depends on;
+    `compute(snapshot) -> (analysis, diagnostics)` does the work, always in the worker thread (the loop
+    only waits for results, never analyses); `key(doc)` says which settings an analysis depends on;
     `on_result(result, current)` is called on the loop for every result that is the newest so far
     (`current` when the document still has that version)."""
 
@@ -197,23 +197,12 @@ class Scheduler:
             job.waiters += 1
         return await asyncio.shield(future)
 
-    def compute_here(self, doc: "OpenDocument") -> Result:
-        """The current version's result, computed on the calling thread if need be (for callers that
-        cannot await)."""
-        hit = self.current(doc)
-        if hit is not None:
-            return hit
-        self._docs[doc.uri] = doc
-        result = self._run(self.snapshot(doc))
-        self._land(doc, result)
-        return result
-
     def forget(self, uri: str) -> None:
         """The document was closed: drop its pending work and results."""
         self._disarm(uri)
         job = self._jobs.pop(uri, None)
-        if job is not None:
-            job.work.cancel()
+        if job is not None and not job.waiters:
+            job.work.cancel()  # a request waiting for it gets its answer (about the closed text), not a cancel
         for d in (self._docs, self._results, self._dirty_since, self._cost_ms, self._newest_shown):
             d.pop(uri, None)
 
@@ -249,10 +238,10 @@ class Scheduler:
         self._land(doc, result)
 
     def _land(self, doc: "OpenDocument", result: Result) -> None:
-        """A result is ready (from the worker, or computed here for a caller that could not wait):
-        measure it, keep it when it is current, and show it when it is the newest. A current result
-        covers every change so far, so the pending wait is over: otherwise the timer would find it
-        cached and publish nothing, and the editor would keep an older version's diagnostics."""
+        """A result is ready: measure it, keep it when it is current, and show it when it is the newest.
+        A current result covers every change so far, so the pending wait is over: otherwise the timer
+        would find it cached and publish nothing, and the editor would keep an older version's
+        diagnostics (the fuzzed session found that once, when the loop could still analyse)."""
         uri = doc.uri
         old = self._cost_ms.get(uri)
         self._cost_ms[uri] = result.ms if old is None else COST_WEIGHT * result.ms + (1 - COST_WEIGHT) * old

@@ -105,13 +105,6 @@ class GroophServer(LanguageServer):
         enc = self.encoding
         return a, [to_lsp_diagnostic(a, issue, snap.uri, enc, n) for n, issue in enumerate(a.issues)]
 
-    def analysis(self, doc: OpenDocument) -> DocumentAnalysis:
-        """The current version's analysis, computed here if it is not ready (blocks: prefer `analysed`).
-        Only for a served document (`served`)."""
-        a = self.scheduler.compute_here(doc).analysis
-        assert a is not None, "analysis asked for a document that is not served"
-        return a
-
     async def analysed(self, doc: OpenDocument) -> DocumentAnalysis:
         """The current version's analysis, waited for off the event loop (a served document)."""
         a = (await self.scheduler.result(doc)).analysis

@@ -68,7 +68,8 @@ class Workspace:
         self.answers: dict[str, str] = {}  # graph path -> the last answer seen (unknown: maps are rechecked)
         self.pending_graph_checks: dict[str, asyncio.Task] = {}
         self.dep_generation: dict[str, int] = {}  # open map uri -> bumps when a graph it names changed
-        self._open_facts: dict[str, tuple[tuple, DocumentFacts]] = {}
+        # uri -> (document, analysis key, facts, that analysis's line index)
+        self._open_facts: dict[str, tuple[Any, tuple, DocumentFacts, LineIndex]] = {}
         self._lines: dict[str, tuple[tuple, LineIndex]] = {}
 
     # --- state ------------------------------------------------------------------------------
@@ -124,37 +125,47 @@ class Workspace:
                  if (p := uri_path(doc.uri)) is not None and doc.served()}
         return file_graph_resolver(path, texts.get)
 
-    def facts_of_open(self, doc) -> DocumentFacts:
-        """The facts of an open document's current version (from the analysis diagnostics use)."""
-        key = (doc.version, len(doc.text), id(doc))
+    def facts_of(self, doc, result) -> DocumentFacts:
+        """The facts of an open document from one of the scheduler's results for it (cached per result:
+        the version, the settings and the files its analysis read, for this opening of the document)."""
         hit = self._open_facts.get(doc.uri)
-        if hit is not None and hit[0] == key:
-            return hit[1]
-        facts = document_facts(uri_path(doc.uri) or doc.uri, self.ls.analysis(doc))
-        self._open_facts[doc.uri] = (key, facts)
+        if hit is not None and hit[0] is doc and hit[1] == result.snapshot.key:
+            return hit[2]
+        facts = document_facts(uri_path(doc.uri) or doc.uri, result.analysis)
+        if self.ls.store.get(doc.uri) is doc:  # a document closed meanwhile leaves nothing behind
+            self._open_facts[doc.uri] = (doc, result.snapshot.key, facts, result.analysis.line_index)
         return facts
 
-    async def analysed(self) -> None:
-        """Wait, off the event loop, for the current analysis of every open document, so that the
-        facts read next (`overlay`) come from the scheduler's results and never block the loop."""
-        for doc in list(self.ls.store.docs.values()):
-            if doc.served() and doc.neighbour is None:  # graphs and maps only
-                await self.ls.analysed(doc)
+    async def open_result(self, doc):
+        """The scheduler's result for an open document's current version, waited for off the event
+        loop: the loop never analyses a document itself (issue 13)."""
+        result = await self.ls.scheduler.result(doc)
+        assert result.analysis is not None, "facts asked for a document that is not served"
+        return result
 
-    def overlay(self) -> dict[str, DocumentFacts]:
-        """The open documents' facts by path: they win over the files' (issue 17: the editor wins)."""
+    async def facts_of_open(self, doc) -> DocumentFacts:
+        """The facts of an open document's current version (from the analysis diagnostics use)."""
+        return self.facts_of(doc, await self.open_result(doc))
+
+    async def overlay(self) -> dict[str, DocumentFacts]:
+        """The open documents' facts by path: they win over the files' (issue 17: the editor wins).
+        Each is read from the scheduler's analysis of the version open when it is asked for."""
         out: dict[str, DocumentFacts] = {}
         for doc in list(self.ls.store.docs.values()):
             if doc.served() and doc.neighbour is None:  # graphs and maps only
-                f = self.facts_of_open(doc)
-                out[f.path] = f
+                f = await self.facts_of_open(doc)
+                if self.ls.store.get(doc.uri) is doc:  # still open once its analysis came
+                    out[f.path] = f
         return out
 
     def lines_of(self, path: str) -> tuple[str, LineIndex] | None:
-        """(uri, line index) of a document as the index or the editor holds it."""
+        """(uri, line index) of a document as the index or the editor holds it; for an open document,
+        the line index of the version its facts were last read from (`overlay`), so the facts' spans
+        are placed in the text they were found in, even when a newer version came meanwhile."""
         doc = self.open_doc_at(path)
         if doc is not None:
-            return doc.uri, doc.lines
+            hit = self._open_facts.get(doc.uri)
+            return doc.uri, (hit[3] if hit is not None and hit[0] is doc else doc.lines)
         entry = self.index.get(path)
         if entry is None:
             return None
@@ -337,8 +348,7 @@ class Workspace:
                 flipped.append(p)
         if not flipped:
             return
-        await self.analysed()
-        maps = self.index.dependents(flipped, self.overlay())
+        maps = self.index.dependents(flipped, await self.overlay())
         closed = []
         refresh_open = False
         for m in maps:

@@ -7,16 +7,15 @@ core, convert. Registered in `server.FEATURES`."""
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
 
-from grooph_core.workspace.facts import GraphLink
 from grooph_core.workspace.index import check_file
 from grooph_core.workspace.links import graph_hover_markdown, rename_edits
 from grooph_lsp import convert
 from grooph_lsp.convert import to_lsp_code_lens, to_lsp_location, to_lsp_workspace_symbol, to_offset
-from grooph_lsp.errors import RequestRefused
+from grooph_lsp.errors import RequestRefused, check_request_version
 from grooph_lsp.workspace import Workspace, path_uri, uri_path
 
 if TYPE_CHECKING:
@@ -25,26 +24,30 @@ if TYPE_CHECKING:
 SHOW_LOCATIONS = "grooph.showLocations"
 
 
-def _link_at(ws: Workspace, uri: str, pos: lsp.Position) -> tuple[Any, GraphLink] | None:
-    """The session `graph` value under the cursor of an open map, with its document."""
+async def _link_at(ws: Workspace, uri: str, pos: lsp.Position):
+    """(document, link, line index) for the session `graph` value under the cursor of an open map;
+    its facts and the position's offset come from one analysis, waited for off the event loop."""
     doc = ws.ls.served(uri)
     if doc is None:
         return None
-    facts = ws.facts_of_open(doc)
+    check_request_version(doc)
+    result = await ws.open_result(doc)
+    facts = ws.facts_of(doc, result)
     if facts.kind != "map":
         return None
-    offset = to_offset(doc.lines, pos, ws.ls.encoding)
+    lines = result.analysis.line_index
+    offset = to_offset(lines, pos, ws.ls.encoding)
     for link in facts.links:
         if link.span[0] <= offset <= link.span[1]:
-            return doc, link
+            return doc, link, lines
     return None
 
 
-def _graph_facts(ws: Workspace, path: str):
+async def _graph_facts(ws: Workspace, path: str):
     """The facts of the graph at `path`: the open text's, the index's, or read now (outside the index)."""
     doc = ws.open_doc_at(path)
     if doc is not None:
-        return ws.facts_of_open(doc)
+        return await ws.facts_of_open(doc)
     entry = ws.index.get(path)
     if entry is not None and not ws.index.stale(path):
         return entry.facts
@@ -52,36 +55,25 @@ def _graph_facts(ws: Workspace, path: str):
     return checked.facts if checked is not None and checked.facts.kind == "graph" else None
 
 
-def _on_graph_root(ws: Workspace, uri: str, pos: lsp.Position) -> str | None:
+async def _on_graph_root(ws: Workspace, uri: str, pos: lsp.Position) -> str | None:
     """The path of an open graph when the cursor is on its own `id` (or outside every object)."""
     doc = ws.ls.served(uri)
     path = uri_path(uri)
     if doc is None or path is None:
         return None
-    analysis = ws.ls.analysis(doc)
+    check_request_version(doc)
+    analysis = (await ws.open_result(doc)).analysis
     if analysis.kind != "graph":
         return None
-    where = analysis.parsed.source_map.pointer_at(to_offset(doc.lines, pos, ws.ls.encoding))
+    where = analysis.parsed.source_map.pointer_at(to_offset(analysis.line_index, pos, ws.ls.encoding))
     return path if where is None or where[0] in ("", "/id", "/name") else None
-
-
-async def _analysed(ws: Workspace, uri: str | None = None) -> None:
-    """Wait, off the event loop, for the current analysis of one open document (or of all of them), so
-    the facts read next come from the scheduler's result and never block the loop (issue 13)."""
-    if uri is None:
-        await ws.analysed()
-        return
-    doc = ws.ls.served(uri)
-    if doc is not None:
-        await ws.ls.analysed(doc)
 
 
 # --- maps linked to graphs: asked by features.py's handlers ---------------------------------------
 async def linked_definition(ws: Workspace, params: lsp.DefinitionParams) -> list[lsp.Location] | None:
     """On a map's session `graph` value that names a file: that file ([] when it is neither open nor on
     disk); None anywhere else (the document's own definition answers)."""
-    await _analysed(ws, params.text_document.uri)
-    found = _link_at(ws, params.text_document.uri, params.position)
+    found = await _link_at(ws, params.text_document.uri, params.position)
     if found is None or found[1].target is None:
         return None
     target = found[1].target
@@ -92,12 +84,11 @@ async def linked_definition(ws: Workspace, params: lsp.DefinitionParams) -> list
 
 async def linking_maps(ws: Workspace, params: lsp.ReferenceParams) -> list[lsp.Location]:
     """On an open graph's own id: the session `graph` values of the maps that name it (open texts win)."""
-    await _analysed(ws)
-    graph = _on_graph_root(ws, params.text_document.uri, params.position)
+    graph = await _on_graph_root(ws, params.text_document.uri, params.position)
     if graph is None:
         return []
     out = []
-    for facts, link in ws.index.links_to(graph, ws.overlay()):
+    for facts, link in ws.index.links_to(graph, await ws.overlay()):
         held = ws.lines_of(facts.path)
         if held is not None:
             out.append(to_lsp_location(held[0], held[1], link.span, ws.ls.encoding))
@@ -106,13 +97,12 @@ async def linking_maps(ws: Workspace, params: lsp.ReferenceParams) -> list[lsp.L
 
 async def linked_hover(ws: Workspace, params: lsp.HoverParams) -> lsp.Hover | None:
     """On a map's session `graph` value: the graph it names (or why it names none); None elsewhere."""
-    await _analysed(ws, params.text_document.uri)
-    found = _link_at(ws, params.text_document.uri, params.position)
+    found = await _link_at(ws, params.text_document.uri, params.position)
     if found is None:
         return None
-    doc, link = found
-    graph = _graph_facts(ws, link.target) if link.target else None
-    return convert.to_lsp_hover(graph_hover_markdown(link, graph), link.span, doc.lines, ws.ls.encoding,
+    doc, link, lines = found
+    graph = await _graph_facts(ws, link.target) if link.target else None
+    return convert.to_lsp_hover(graph_hover_markdown(link, graph), link.span, lines, ws.ls.encoding,
                                 ws.ls.client_capabilities)
 
 
@@ -131,12 +121,11 @@ async def workspace_diagnostic(ls: "GroophServer", params: lsp.WorkspaceDiagnost
 
 async def will_rename_files(ls: "GroophServer", params: lsp.RenameFilesParams) -> lsp.WorkspaceEdit | None:
     ws = ls.ws
-    await _analysed(ws)
     renames = [(a, b) for a, b in ((uri_path(f.old_uri), uri_path(f.new_uri)) for f in params.files) if a and b]
     if not renames:
         return None
     changes: dict[str, list[lsp.TextEdit]] = {}
-    for edit in rename_edits(list(ws.index.all_facts(ws.overlay())), renames):
+    for edit in rename_edits(list(ws.index.all_facts(await ws.overlay())), renames):
         held = ws.lines_of(edit.path)
         if held is None:
             continue
@@ -147,9 +136,8 @@ async def will_rename_files(ls: "GroophServer", params: lsp.RenameFilesParams) -
 
 async def workspace_symbol(ls: "GroophServer", params: lsp.WorkspaceSymbolParams) -> list[lsp.SymbolInformation]:
     ws = ls.ws
-    await _analysed(ws)
     out = []
-    for facts, sym in ws.index.search(params.query, ws.overlay()):
+    for facts, sym in ws.index.search(params.query, await ws.overlay()):
         held = ws.lines_of(facts.path)
         if held is not None:
             out.append(to_lsp_workspace_symbol(sym, facts.title, held[0], held[1], ls.encoding))
@@ -160,9 +148,10 @@ async def code_lens(ls: "GroophServer", params: lsp.CodeLensParams) -> list[lsp.
     doc = ls.served(params.text_document.uri)
     if doc is None:
         return None
-    await ls.analysed(doc)
-    facts = ls.ws.facts_of_open(doc)
-    return [to_lsp_code_lens(lens, doc.uri, doc.lines, ls.encoding, SHOW_LOCATIONS) for lens in facts.lenses]
+    result = await ls.ws.open_result(doc)
+    facts = ls.ws.facts_of(doc, result)
+    lines = result.analysis.line_index
+    return [to_lsp_code_lens(lens, doc.uri, lines, ls.encoding, SHOW_LOCATIONS) for lens in facts.lenses]
 
 
 def show_locations(ls, *args):  # no annotation: pygls reads a command's type hints at run time

@@ -27,7 +27,6 @@ from grooph_core.ops.edit_repairs import edit_candidates
 from grooph_core.ops.graph_repairs import graph_candidates
 from grooph_core.ops.map_repairs import map_candidates
 from grooph_core.ops.repair_types import CLASS_ORDER, Candidate, Repair
-from grooph_core.schema_check import schema_issues
 
 __all__ = ["Repair", "repairs_for", "result_of", "fix_all", "candidates_for"]
 
@@ -66,10 +65,10 @@ class _Checker:
         forced = CODES.get(issue.code) is not None and CODES[issue.code].export_only
         self.export = export or forced
         self._validate = validate_value
-        self.schema_before = bool(schema_issues(doc, kind))
         if before is None or self.export != export:
             before = validate_value(doc, kind, export=self.export, resolver=resolver)
         self.before = before
+        self.schema_before = any(i.code == "E_SCHEMA" for i in before)  # validate_value: E_SCHEMA alone, or the rules
         self.last: tuple[dict, list[Issue]] | None = None  # the result and issues of the last passing candidate
         self.key = (issue.code, tuple(issue.at))
         self.count_before = sum(1 for i in self.before if (i.code, tuple(i.at)) == self.key)
@@ -86,9 +85,9 @@ class _Checker:
         after_doc = _result(c.ops, self.doc, self.kind)
         if after_doc is None:
             return False
-        if ops_based and schema_issues(after_doc, self.kind):
-            return False
         after = full_after = self._validate(after_doc, self.kind, export=self.export, resolver=self.resolver)
+        if ops_based and any(i.code == "E_SCHEMA" for i in after):  # validate_value: E_SCHEMA alone, or the rules
+            return False
         mapped = [(i.code, tuple(c.aliases.get(a, a) for a in i.at), tuple(i.pointers), i) for i in after]
         if not c.keeps_code:
             if c.gone is not None:
@@ -120,21 +119,26 @@ class Stopped(Exception):
 
 
 def repairs_for(issue: Issue, doc: dict, kind: str, *, export: bool = False, resolver=None,
-                verify: bool = True, only_safe: bool = False, stop=None) -> list[Repair]:
+                verify: bool = True, only_safe: bool = False, stop=None, title: str | None = None,
+                before: list[Issue] | None = None) -> list[Repair]:
     """The repairs of `issue` on `doc` (a graph or a map value), best first, each passing §8.2.
 
     `export` says whether the document is validated for export (the checks re-validate the same way;
     export-only codes are always checked with it). `verify=False` skips the checks (for tests of the
-    builders). `only_safe` keeps the safe ones (fix-all). `stop()`, asked before each check, raises
-    `Stopped` when true."""
+    builders). `only_safe` keeps the safe ones (fix-all); `title` only the candidates of that title
+    (a quick fix resolved from its menu entry: the others are not checked). `before`, when given, is
+    `validate_value(doc, kind, export=export, resolver=resolver)` already computed (the editor's
+    analysis holds it). `stop()`, asked before each check, raises `Stopped` when true."""
     found = candidates_for(issue, doc, kind)
     if only_safe:
         found = [c for c in found if c.kind == "safe"]
+    if title is not None:
+        found = [c for c in found if c.title == title]
     if not found:
         return []
     if not verify:
         return [c.repair() for c in found]
-    checker = _Checker(issue, doc, kind, export, resolver)
+    checker = _Checker(issue, doc, kind, export, resolver, before=before)
     out = []
     for c in found:
         if stop is not None and stop():  # each check re-validates the document: stop between them

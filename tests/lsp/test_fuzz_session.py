@@ -17,7 +17,8 @@ Asserted throughout:
 - every few pauses the client types continuously into one document (a key every 25 ms, issue 13):
   a publish for it comes at least every 300 ms meanwhile (150 ms allowed for a shared machine);
 - `publishDiagnostics` comes only for versions the client sent, never for an older version of a
-  document after a newer one, and after each pause the newest version's diagnostics arrive;
+  document after a newer one, and after each pause the newest version's diagnostics arrive (for a
+  JSON file the server does not serve, unchanged since it opened, none: it is ignored quietly);
 - every range in every answer, diagnostic and server request lies inside the document as the client
   holds it at that version (LSP lines: `\\n`, `\\r\\n`, `\\r` only; UTF-16 columns; never inside a
   surrogate pair), edits do not overlap, versioned edits name the version they were made for;
@@ -131,6 +132,8 @@ class ClientDoc:
     published: int | None = None
     last_good: str = ""         # the newest text that was valid JSON
     closed: bool = False        # the client closed it
+    language: str = ""          # the languageId it was opened with
+    opened_as: int = 0          # the version it was opened with
     cleared: bool = False       # ... and the server's empty publish for the close has arrived
 
 
@@ -200,6 +203,7 @@ class FuzzSession:
         self.docs[doc.uri] = doc
         self.every_doc[doc.uri] = doc
         language = "grooph-map" if path.name.endswith(".grooph-map.json") else "grooph" if path.name.endswith(".grooph.json") else "json"
+        doc.language, doc.opened_as = language, doc.version
         self.server.notify("textDocument/didOpen", {"textDocument": {
             "uri": doc.uri, "languageId": language, "version": doc.version, "text": text}})
         self.note(f"open {path.relative_to(FIXTURES)} v{doc.version}")
@@ -219,6 +223,16 @@ class FuzzSession:
             t = text if text is not None else doc.text if v == doc.version else doc.texts[v]
             m = self.models[(doc.uri, v)] = LspText(t)
         return m
+
+    @staticmethod
+    def served(doc: ClientDoc) -> bool:
+        """Whether the server takes the document as its own (by name, language, or the JSON's claim):
+        asked of the server's own rule. One it does not serve gets no diagnostics when it opens (a
+        package.json is ignored quietly); a change to it publishes (empty) ones, so a document that
+        stopped being a grooph one is cleared."""
+        from grooph_lsp.documents import OpenDocument
+
+        return OpenDocument(doc.uri, doc.text, doc.version, doc.language).served()
 
     def _version(self) -> int:
         self.next_version += 1
@@ -891,6 +905,8 @@ class FuzzSession:
         if twice:
             self.fail(f"answered twice: {', '.join(f'{p.method} (id {p.id})' for p in twice[:5])}")
         for doc in list(self.docs.values()):
+            if doc.published is None and doc.version == doc.opened_as and not self.served(doc):
+                continue  # another JSON file, unchanged since it opened: ignored quietly (nothing published)
             def newest_published(doc=doc):
                 self.judge_notifications()
                 return doc.published == doc.version

@@ -6,6 +6,7 @@ pin the orderings that are hard to hit from outside, each one a way diagnostics 
 from __future__ import annotations
 
 import asyncio
+import threading
 
 from grooph_lsp.documents import OpenDocument
 from grooph_lsp.scheduler import Result, Scheduler, Snapshot
@@ -34,11 +35,11 @@ async def settle(scheduler: Scheduler, seconds: float = 0.3) -> None:
     await asyncio.sleep(0.05)  # the finished futures' callbacks run on the loop
 
 
-async def test_a_version_computed_for_a_waiting_caller_is_still_published():
-    """A change arrives, then a caller that cannot await (the workspace reading an open graph's facts)
-    computes that version on the spot, before the wait is over. That version is the newest: it is
-    shown. The fuzzed session found the editor kept the previous version's diagnostics for good,
-    because the timer found the result cached and published nothing."""
+async def test_a_version_a_request_waits_for_during_the_wait_is_published_once():
+    """A change arrives, then a request (the workspace reading an open graph's facts, a hover) asks for
+    that version before the wait is over: it is analysed in the worker at once, shown, and the wait is
+    over. The fuzzed session found the editor kept the previous version's diagnostics for good, when
+    the loop computed such a version itself and the timer then found it cached and published nothing."""
     scheduler, shown = make()
     doc = OpenDocument("file:///g.grooph.json", '{"grooph": "1"}', 1)
     scheduler.now(doc)
@@ -46,10 +47,54 @@ async def test_a_version_computed_for_a_waiting_caller_is_still_published():
     assert shown == [(1, True)]
     doc.version, doc.text = 2, '{"grooph": "1", }'
     scheduler.changed(doc)
-    scheduler.compute_here(doc)
+    result = await scheduler.result(doc)
+    assert result.snapshot.version == 2 and result.diagnostics == ["diagnostics of v2"]
     await settle(scheduler)
     assert shown[-1] == (2, True)
     assert [v for v, _ in shown].count(2) == 1  # and once: the wait was over, not run again
+
+
+async def test_analysis_never_runs_on_the_event_loop():
+    """Every analysis runs in the worker thread, whoever asks for it (issue 13: the loop answers
+    hover and $/cancelRequest meanwhile)."""
+    threads: list[str] = []
+
+    def compute(snap: Snapshot):
+        threads.append(threading.current_thread().name)
+        return None, []
+
+    scheduler = Scheduler(compute, lambda d: (d.version, len(d.text)), lambda r, c: None, lambda: 10.0)
+    doc = OpenDocument("file:///g.grooph.json", "{}", 1)
+    scheduler.now(doc)
+    doc.version, doc.text = 2, "{ }"
+    scheduler.changed(doc)
+    await scheduler.result(doc)
+    doc.version, doc.text = 3, "{  }"
+    scheduler.changed(doc)
+    await settle(scheduler)
+    assert threads and all(t.startswith("grooph-analysis") for t in threads), threads
+
+
+async def test_closing_a_document_does_not_cancel_a_request_waiting_for_its_analysis():
+    """A request waiting for a version's analysis gets it even when the document is closed meanwhile
+    (it would otherwise end as if the client had cancelled it)."""
+    gate = threading.Event()
+
+    def compute(snap: Snapshot):
+        gate.wait(5)
+        return None, [f"v{snap.version}"]
+
+    scheduler = Scheduler(compute, lambda d: (d.version, len(d.text)), lambda r, c: None, lambda: 10.0)
+    busy = OpenDocument("file:///busy.grooph.json", "{}", 1)
+    scheduler.now(busy)  # occupies the worker, so the next job waits in the queue
+    doc = OpenDocument("file:///g.grooph.json", "{}", 1)
+    waiting = asyncio.ensure_future(scheduler.result(doc))
+    await asyncio.sleep(0.05)
+    scheduler.forget(doc.uri)
+    gate.set()
+    result = await asyncio.wait_for(waiting, 5)
+    assert result.diagnostics == ["v1"]
+    await settle(scheduler, 0.05)
 
 
 async def test_a_result_superseded_while_it_ran_is_shown_and_the_newest_follows():
@@ -65,10 +110,21 @@ async def test_a_result_superseded_while_it_ran_is_shown_and_the_newest_follows(
 
 
 async def test_no_version_older_than_one_shown_is_published():
-    scheduler, shown = make(debounce_ms=0)
+    """v2's diagnostics reached the editor (pulled) while v1 was still being analysed: v1's result,
+    when it lands, is not shown over them."""
+    gate = threading.Event()
+    shown: list[int] = []
+
+    def compute(snap: Snapshot):
+        gate.wait(5)
+        return None, []
+
+    scheduler = Scheduler(compute, lambda d: (d.version, len(d.text)), lambda r, c: shown.append(r.snapshot.version),
+                          lambda: 0.0)
     doc = OpenDocument("file:///g.grooph.json", "{}", 1)
     scheduler.now(doc)
     doc.version, doc.text = 2, "{ }"
-    scheduler.compute_here(doc)  # v2 shown before v1's worker result lands
+    scheduler.shown(doc.uri, 2)  # as a pull of v2 answered
+    gate.set()
     await settle(scheduler)
-    assert [v for v, _ in shown] == [2]
+    assert shown == []
