@@ -180,13 +180,18 @@ class VSCode:
             self.drive("press", keys="Control+1")  # back to the editor, as a person clicks back into it
         wanted = f"**/{name}" if name else ""
         if self.problems_filter != wanted:
-            self.drive("click", selector=PROBLEMS_FILTER)
-            self.drive("press", keys="Control+A")
-            if wanted:
-                self.drive("type", text=wanted)
-            else:
-                self.drive("press", keys="Backspace")
-            until(lambda: self.drive("values", selector=PROBLEMS_FILTER) == [wanted], 10, f"{wanted!r} in the Problems filter")
+            # Typed again when keys went elsewhere (the workbench still settling moves the focus).
+            for _ in range(3):
+                self.drive("click", selector=PROBLEMS_FILTER)
+                self.drive("press", keys="Control+A")
+                if wanted:
+                    self.drive("type", text=wanted)
+                else:
+                    self.drive("press", keys="Backspace")
+                if self.drive("values", selector=PROBLEMS_FILTER) == [wanted]:
+                    break
+            seen = self.drive("values", selector=PROBLEMS_FILTER)
+            assert seen == [wanted], f"the Problems filter holds {seen}, not {wanted!r}"
             self.problems_filter = wanted
             self.drive("hover", selector=".markers-panel")  # off the box: its tooltip is a hover too
             self.drive("press", keys="Control+1")
@@ -394,9 +399,22 @@ def squiggle_lines(vscode: VSCode) -> list[str]:
     return hit
 
 
+def test_a_problem_of_a_file_never_opened_is_shown(code: VSCode):
+    """Issue 17: the server checks every document of the workspace. untouched/never-opened.grooph.json
+    was in the folder before VS Code started and is never opened: its dangling edge is a row of the
+    Problems panel all the same, at its line and column. The first test of the module: the time from
+    the workbench load to the row is the server's start and its workspace scan."""
+    name = NEVER_OPENED.name
+    wanted, line, column = problem_position(DANGLING)
+    row = code.problem(wanted, name, timeout=90)
+    TIMINGS["a never-opened file's problem, from the workbench load"] = time.monotonic() - LOADED[0]
+    assert 'unknown node "reviwer"' in row and f"[Ln {line}, Col {column}]" in row, row
+    assert code.drive("count", selector=f'.tabs-container .tab[aria-label^="{name}"]') == 0, "the file was opened"
+
+
 def test_server_starts_from_the_bundle(code: VSCode):
-    """Opening a graph activates the extension, which finds no grooph-lsp anywhere and runs the
-    server it bundles with python3; the first diagnostic follows."""
+    """The extension (activated by the graphs in the workspace) finds no grooph-lsp anywhere and runs
+    the server it bundles with python3; a graph opened gets its diagnostic."""
     put(code, "first.grooph.json", DANGLING.read_text("utf-8"))
     code.open("first.grooph.json", analysed=False)
     start = time.monotonic()
@@ -590,24 +608,11 @@ def test_typing_a_graph_raises_no_error_and_ends_clean(code: VSCode):
     assert code.error_popups() == []
 
 
-
-def test_a_problem_of_a_file_never_opened_is_shown(code: VSCode):
-    """Issue 17: the server checks every document of the workspace. untouched/never-opened.grooph.json
-    was in the folder before VS Code started and is never opened: its dangling edge is a row of the
-    Problems panel all the same, at its line and column."""
-    name = NEVER_OPENED.name
-    wanted, line, column = problem_position(DANGLING)
-    row = code.problem(wanted, name, timeout=90)
-    TIMINGS.setdefault("never-opened file's problem, from the workbench load", time.monotonic() - LOADED[0])
-    assert 'unknown node "reviwer"' in row and f"[Ln {line}, Col {column}]" in row, row
-    assert code.drive("count", selector=f'.tabs-container .tab[aria-label^="{name}"]') == 0, "the file was opened"
-
-
 def test_a_file_written_and_deleted_on_disk_comes_and_goes_in_problems(code: VSCode):
     """Issue 17: files created or deleted on disk while VS Code runs are followed (the server's file
     watchers, registered with VS Code through workspace/didChangeWatchedFiles): a graph another
     program writes shows its problem without being opened; deleted, its row goes."""
-    path = put(code, "written/later.grooph.json", DANGLING.read_text("utf-8"))
+    path = put(code, "later.grooph.json", DANGLING.read_text("utf-8"))
     start = time.monotonic()
     wanted, line, column = problem_position(DANGLING)
     row = code.problem(wanted, "later.grooph.json", timeout=60)
