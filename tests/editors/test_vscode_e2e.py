@@ -611,7 +611,8 @@ def test_typing_a_graph_raises_no_error_and_ends_clean(code: VSCode):
 def test_a_file_written_and_deleted_on_disk_comes_and_goes_in_problems(code: VSCode):
     """Issue 17: files created or deleted on disk while VS Code runs are followed (the server's file
     watchers, registered with VS Code through workspace/didChangeWatchedFiles): a graph another
-    program writes shows its problem without being opened; deleted, its row goes."""
+    program writes shows its problem without being opened; deleted, its row goes. The same for a
+    graph in a folder made the moment before (VS Code sends an event for the folder only)."""
     path = put(code, "later.grooph.json", DANGLING.read_text("utf-8"))
     start = time.monotonic()
     wanted, line, column = problem_position(DANGLING)
@@ -621,6 +622,12 @@ def test_a_file_written_and_deleted_on_disk_comes_and_goes_in_problems(code: VSC
     assert code.drive("count", selector='.tabs-container .tab[aria-label^="later.grooph.json"]') == 0
     path.unlink()
     until(lambda: code.problems_of("later.grooph.json") == [], 60, "the deleted file's problem gone from the Problems panel")
+    # A folder made and filled at once (a checkout, a copy): VS Code reports the folder only.
+    copied = put(code, "copied/deeper/copied.grooph.json", DANGLING.read_text("utf-8"))
+    row = code.problem(wanted, "copied.grooph.json", timeout=60)
+    assert f"[Ln {line}, Col {column}]" in row, row
+    shutil.rmtree(copied.parent.parent)
+    until(lambda: code.problems_of("copied.grooph.json") == [], 60, "the deleted folder's problem gone from the Problems panel")
 
 
 def test_workflow_misspelt_status_quick_fix(code: VSCode):
