@@ -9,6 +9,9 @@ One code-server and one workbench page serve the whole session (each page load s
 host and a server that live until code-server stops). Every assertion is on what a person sees
 (the Problems panel, squiggles, menus, hovers, the preview) or on the file saved on disk.
 
+GROOPH_E2E_TRACE=1 logs the protocol messages in the extension's output channel (server_log); a
+failed test leaves a screenshot, FAILED-<test>.png, in the session's temp folder.
+
 The installs come from .ci/setup-vscode-e2e. Without them the tests are skipped, saying what is
 missing, except in CI (CI=true), where a missing install fails them.
 """
@@ -358,14 +361,17 @@ def vscode(tmp_path_factory):
 @pytest.fixture
 def code(vscode: VSCode, request):
     """The workbench with no editor open, checked for error pop-ups after the test. A failed test
-    leaves a screenshot of the workbench as it was (FAILED-<test>.png with the session's pictures)."""
+    leaves a screenshot of the workbench as it was (FAILED-<test>.png in the session's temp folder)."""
     vscode.close_all()
     yield vscode
     report = getattr(request.node, "outcome_call", None)
     if report is not None and report.failed:
         shot = (vscode.scratch or vscode.workspace.parent) / f"FAILED-{request.node.name}.png"
-        vscode.drive("screenshot", path=str(shot))
-        print(f"\nscreenshot of the failure: {shot}", file=sys.stderr)
+        try:
+            vscode.drive("screenshot", path=str(shot))
+            print(f"\nscreenshot of the failure: {shot}", file=sys.stderr)
+        except RuntimeError as e:  # the page went away with the failure
+            print(f"\nno screenshot of the failure: {e}", file=sys.stderr)
     assert vscode.error_popups() == [], "an error pop-up was shown"
 
 
