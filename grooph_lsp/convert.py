@@ -312,8 +312,13 @@ def registration(ident: str, method: str, options: Any = None) -> lsp.Registrati
     return lsp.RegistrationParams(registrations=[lsp.Registration(id=ident, method=method, register_options=options)])
 
 
-def watched_files(globs) -> lsp.DidChangeWatchedFilesRegistrationOptions:
-    return lsp.DidChangeWatchedFilesRegistrationOptions(watchers=[lsp.FileSystemWatcher(glob_pattern=g) for g in globs])
+def watched_files(globs, *, folders: bool = False) -> lsp.DidChangeWatchedFilesRegistrationOptions:
+    """Watchers for these globs; with `folders`, also every path created or deleted (VS Code reports a
+    folder made with files in it as the folder alone: its files get no event of their own)."""
+    watchers = [lsp.FileSystemWatcher(glob_pattern=g) for g in globs]
+    if folders:
+        watchers.append(lsp.FileSystemWatcher(glob_pattern="**/*", kind=lsp.WatchKind.Create | lsp.WatchKind.Delete))
+    return lsp.DidChangeWatchedFilesRegistrationOptions(watchers=watchers)
 
 
 def progress_begin(title: str, message: str) -> lsp.WorkDoneProgressBegin:

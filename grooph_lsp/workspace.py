@@ -23,6 +23,7 @@ from pygls.uris import from_fs_path, to_fs_path
 from grooph_core.line_index import LineIndex
 from grooph_core.kinds import kind_from_name
 from grooph_core.rules.map.graph_pointers import file_graph_resolver, graph_answer_at
+from grooph_core.workspace.discover import is_candidate_name, walk
 from grooph_core.workspace.facts import DocumentFacts, document_facts
 from grooph_core.workspace.index import Checked, WorkspaceIndex, check_file, check_text, file_stamp
 from grooph_lsp import convert
@@ -37,6 +38,10 @@ LINES_KEPT = 64  # line indexes of closed files kept for positions (symbols, ref
 CHUNK = 16  # files checked per step off the loop; the loop answers requests between steps
 WATCH_ID = "grooph-watched-files"
 WATCHED_GLOBS = ("**/*.json", "**/.gitignore")
+# Folders created or deleted are watched too (`convert.watched_files(folders=True)`): a file written
+# into a folder made a moment before gets no event of its own from the client's watcher (VS Code 1.100
+# seen missing it: the folder is watched only after the file is in), so a new folder is walked for
+# documents. Create and delete only: edits send nothing.
 # Settings whose change means every file must be checked again.
 RECHECK_SETTINGS = ("workspace_diagnostics", "complete", "max_chars")
 
@@ -319,20 +324,34 @@ class Workspace:
         await self.scanned().wait()
         touched: list[str] = []
         recheck: list[str] = []
-        for ch in changes:
+        for ch in list({(c.uri, c.type): c for c in changes}.values()):  # both watchers report a .json
             path = uri_path(ch.uri)
             if path is None:
                 continue
-            if os.path.basename(path) == ".gitignore":
+            name = os.path.basename(path)
+            if name == ".gitignore":
                 self.start()  # what is ignored changed: find the documents again
                 return
-            touched.append(path)
-            if ch.type == lsp.FileChangeType.Deleted:
-                for p in [p for p in self.index.entries if p == path or p.startswith(path + os.sep)]:
+            if ch.type == lsp.FileChangeType.Deleted:  # a file, or a folder and all it held
+                gone = [p for p in self.index.entries if p == path or p.startswith(path + os.sep)]
+                for p in gone:
                     self.gone(p)
-                    touched.append(p)
-            elif self.index.is_watched(path) and self.open_doc_at(path) is None and os.path.isfile(path):
-                recheck.append(path)
+                touched.extend(gone)
+                if is_candidate_name(name):
+                    touched.append(path)
+            elif ch.type == lsp.FileChangeType.Created and os.path.isdir(path):
+                if self.index.is_watched(path):
+                    tree = self.index.trees[self.index.folder_of(path)]
+                    found = await self.ls.off_loop(lambda: list(walk(path, tree)))
+                    found = [p for p in found if self.open_doc_at(p) is None]
+                    recheck.extend(found)
+                    touched.extend(found)
+            elif is_candidate_name(name):
+                touched.append(path)
+                if self.index.is_watched(path) and self.open_doc_at(path) is None and os.path.isfile(path):
+                    recheck.append(path)
+        recheck = list(dict.fromkeys(recheck))
+        touched = list(dict.fromkeys(touched))
         await self.recheck(recheck)
         await self.graphs_changed(touched)
 
@@ -436,7 +455,7 @@ class Workspace:
             return
         try:
             await self.ls.client_register_capability_async(convert.registration(
-                WATCH_ID, lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES, convert.watched_files(WATCHED_GLOBS)))
+                WATCH_ID, lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES, convert.watched_files(WATCHED_GLOBS, folders=True)))
         except Exception as e:
             log.warning("could not register file watchers: %s", e)
 

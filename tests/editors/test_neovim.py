@@ -472,3 +472,42 @@ def test_completion_of_a_key_on_a_new_line(tmp_path: Path, where: str):
     node = value["nodes"][0]
     assert first in node, (first, r["line"])
     assert len(node) == len(json.loads(REVIEW_LOOP.read_text("utf-8"))["nodes"][0]) + 1
+
+
+WORKFLOW = FIXTURES / "workflow" / "valid" / "spec-example.workflow.yaml"
+
+
+def test_workflow_misspelt_status_and_its_quick_fix(tmp_path: Path):
+    """Issue 15 point 7: a board workflow (workflow.md) opens as grooph-workflow; a transition to the
+    misspelt status `reviw` is E_WF_UNKNOWN_STATUS exactly on the name, with the did-you-mean in its
+    message; the quick fix "Change to review" renames it (and "Add status reviw" is offered too); the
+    saved file is workflow.md §5's example again, byte for byte (no formatting of YAML), and
+    `grooph validate` accepts it."""
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / ".git").mkdir()
+    original = WORKFLOW.read_text("utf-8")
+    text = original.replace("handed_off: [{target: review}]", "handed_off: [{target: reviw}]")
+    assert text != original
+    doc = project / "board.workflow.yaml"
+    doc.write_text(text, "utf-8")
+    expected = json.loads(grooph("validate", "--json", doc.name, cwd=project).stdout)["issues"]
+
+    r = run_nvim(tmp_path, "fix", doc, code="E_WF_UNKNOWN_STATUS", fix_title="Change to review")
+    assert r["attached"] is True, r["notifications"]
+    assert r["filetype"] == "grooph-workflow"
+    opened = r["opened"]
+    assert [d["code"] for d in opened] == [i["code"] for i in expected]
+    unknown = next(d for d in opened if d["code"] == "E_WF_UNKNOWN_STATUS")
+    assert ranged_text(text, unknown["range"], r["encoding"]) == "reviw"
+    assert "no status reviw; did you mean review?" in unknown["message"]
+    assert unknown["severity"] == 1 and unknown["source"] == "grooph"
+
+    fix = r["fix"]
+    assert fix["chosen"] == "Change to review" and fix["changed"], fix
+    assert "Add status reviw" in [o["title"] for o in fix["offered"]], fix
+    assert r["after_fix"] == [], r["after_fix"]  # the unreachable `review` is reached again
+    assert r["fixed_buffer"] == original
+    assert r["saved_file"] == original
+    assert r["said_on_save"] == [], r["said_on_save"]
+    assert grooph("validate", doc.name, cwd=project).returncode == 0

@@ -9,6 +9,9 @@ One code-server and one workbench page serve the whole session (each page load s
 host and a server that live until code-server stops). Every assertion is on what a person sees
 (the Problems panel, squiggles, menus, hovers, the preview) or on the file saved on disk.
 
+GROOPH_E2E_TRACE=1 logs the protocol messages in the extension's output channel (server_log); a
+failed test leaves a screenshot, FAILED-<test>.png, in the session's temp folder.
+
 The installs come from .ci/setup-vscode-e2e. Without them the tests are skipped, saying what is
 missing, except in CI (CI=true), where a missing install fails them.
 """
@@ -48,6 +51,11 @@ PATH = os.pathsep.join(dict.fromkeys([str(Path(shutil.which("node") or "/usr/bin
 DANGLING = FIXTURES / "invalid" / "E_DANGLING_REF" / "misspelled-node.grooph.json"
 HANDOFF = FIXTURES / "maps" / "invalid" / "E_HANDOFF_NO_CARRIER" / "missing-carrier.grooph-map.json"
 VALID = FIXTURES / "valid" / "grind-loop-with-check-and-budget.grooph.json"
+WORKFLOW = FIXTURES / "workflow" / "valid" / "spec-example.workflow.yaml"
+# In the workspace before VS Code starts, and never opened (issue 17): the server's scan finds it.
+NEVER_OPENED = Path("untouched") / "never-opened.grooph.json"
+# The Problems panel's filter box (a list shows only the rows that fit on screen: a person narrows it).
+PROBLEMS_FILTER = ".part.panel .viewpane-filter input"
 
 SETTINGS = {
     "workbench.startupEditor": "none",
@@ -62,6 +70,7 @@ SETTINGS = {
     "window.confirmBeforeClose": "never",
 }
 TIMINGS: dict[str, float] = {}
+LOADED = [0.0]  # when the workbench had loaded (time.monotonic)
 
 
 def missing_installs() -> list[str]:
@@ -137,6 +146,8 @@ class VSCode:
     user_data: Path
     extensions: Path
     pictures: Path = PICTURES
+    problems_filter: str = ""  # what the Problems panel's filter box holds
+    scratch: Path | None = None  # the session's temp folder
 
     def open(self, name: str, analysed: bool = True) -> None:
         """Quick Open (Ctrl+P) the file; with `analysed`, wait until the server has read it: the
@@ -161,28 +172,57 @@ class VSCode:
             until(lambda: len(self.drive("texts", selector=".monaco-breadcrumbs .monaco-breadcrumb-item")) >= 2, 60,
                   f"the outline of {name} in the breadcrumbs")
 
-    def problems(self) -> list[str]:
-        """The rows of the Problems panel (opened when closed), each as its text."""
+    def problems(self, name: str | None = None) -> list[str]:
+        """The rows of the Problems panel (opened when closed), each as its text. With `name`, the panel
+        is filtered to that file (`**/name` typed in its filter box, as a person narrows a long list):
+        the server checks every document of the workspace (issue 17), so the panel lists many files,
+        and a list draws only the rows that fit on screen."""
         if not self.drive("count", selector=".markers-panel"):
             self.drive("press", keys="Control+Shift+M")
             self.drive("wait", selector=".markers-panel")
             self.drive("press", keys="Control+1")  # back to the editor, as a person clicks back into it
-        return [t.replace("\n", " ") for t in self.drive("texts", selector=".markers-panel .monaco-list-row")]
+        wanted = f"**/{name}" if name else ""
+        if self.problems_filter != wanted:
+            # Typed again when keys went elsewhere (the workbench still settling moves the focus).
+            for _ in range(3):
+                self.drive("click", selector=PROBLEMS_FILTER)
+                self.drive("press", keys="Control+A")
+                if wanted:
+                    self.drive("type", text=wanted)
+                else:
+                    self.drive("press", keys="Backspace")
+                if self.drive("values", selector=PROBLEMS_FILTER) == [wanted]:
+                    break
+            seen = self.drive("values", selector=PROBLEMS_FILTER)
+            assert seen == [wanted], f"the Problems filter holds {seen}, not {wanted!r}"
+            self.problems_filter = wanted
+            self.drive("hover", selector=".markers-panel")  # off the box: its tooltip is a hover too
+            self.drive("press", keys="Control+1")
+            time.sleep(0.5)  # the panel applies its filter after a pause
+        return [row["text"] for row in self.problem_rows()]
+
+    def problem_rows(self) -> list[dict]:
+        """The Problems panel's tree rows: `level` 1 is a file's heading (its name, then its folder and
+        count: `never-opened.grooph.jsonuntouched 1`, no space after the name), level 2 one of its
+        problems (`message grooph E_CODE [Ln 46, Col 13]`); `text` as shown, on one line."""
+        rows = self.drive("rows", selector=".markers-panel .monaco-list-row")
+        return [{"level": r["level"], "text": " ".join(r["text"].split())} for r in rows]
 
     def problems_of(self, name: str) -> list[str]:
-        """The problem rows under one file's heading in the Problems panel. The server checks every
-        document of the workspace (issue 17), so other files' problems are listed too: a heading row is
-        a file's name and count; a problem row carries the source and code, `grooph(CODE)`."""
+        """The problem rows under one file's heading in the Problems panel (filtered to that file)."""
+        self.problems(name)
         rows, current = [], None
-        for row in self.problems():
-            if "grooph(" not in row:
-                current = row.split(" ")[0].strip()
-            elif current == name:
-                rows.append(row)
+        for row in self.problem_rows():
+            if row["level"] == 1:
+                current = name if row["text"].startswith(name) else row["text"]
+            elif row["level"] == 2 and current == name:
+                rows.append(row["text"])
         return rows
 
-    def problem(self, code: str, timeout: float = 60) -> str:
-        return until(lambda: next((row for row in self.problems() if code in row), None), timeout, f"{code} in the Problems panel")
+    def problem(self, code: str, name: str, timeout: float = 60) -> str:
+        """The first row of `name`'s problems with `code`, once the Problems panel shows one."""
+        return until(lambda: next((row for row in self.problems_of(name) if code in row), None), timeout,
+                     f"{code} of {name} in the Problems panel")
 
     def goto(self, line: int, column: int) -> None:
         """Ctrl+G to a 1-based line and column, then back in the editor."""
@@ -253,7 +293,11 @@ def vscode(tmp_path_factory):
     for d in dirs.values():
         d.mkdir()
     (dirs["user-data"] / "User").mkdir()
-    (dirs["user-data"] / "User" / "settings.json").write_text(json.dumps(SETTINGS, indent=2))
+    settings = {**SETTINGS, "grooph.trace.server": "messages"} if os.environ.get("GROOPH_E2E_TRACE") == "1" else SETTINGS
+    (dirs["user-data"] / "User" / "settings.json").write_text(json.dumps(settings, indent=2))
+    never_opened = dirs["workspace"] / NEVER_OPENED
+    never_opened.parent.mkdir()
+    never_opened.write_text(DANGLING.read_text("utf-8"), "utf-8")
     env = {
         "HOME": str(dirs["home"]), "PATH": PATH, "LANG": "C.UTF-8", "TMPDIR": str(dirs["tmp"]),
         "XDG_CONFIG_HOME": str(dirs["config"]), "XDG_DATA_HOME": str(dirs["data"]), "XDG_CACHE_HOME": str(dirs["cache"]),
@@ -298,8 +342,9 @@ def vscode(tmp_path_factory):
         start = time.monotonic()
         drive("goto", url=f"http://127.0.0.1:{port}/?folder={dirs['workspace']}")
         TIMINGS["workbench load"] = time.monotonic() - start
+        LOADED[0] = time.monotonic()
         pictures = PICTURES if os.environ.get("GROOPH_E2E_PICTURES") == "1" else base / "pictures"
-        yield VSCode(drive, dirs["workspace"], dirs["user-data"], dirs["extensions"], pictures)
+        yield VSCode(drive, dirs["workspace"], dirs["user-data"], dirs["extensions"], pictures, scratch=base)
     finally:
         if drive:
             drive.stop()
@@ -314,15 +359,25 @@ def vscode(tmp_path_factory):
 
 
 @pytest.fixture
-def code(vscode: VSCode):
-    """The workbench with no editor open, checked for error pop-ups after the test."""
+def code(vscode: VSCode, request):
+    """The workbench with no editor open, checked for error pop-ups after the test. A failed test
+    leaves a screenshot of the workbench as it was (FAILED-<test>.png in the session's temp folder)."""
     vscode.close_all()
     yield vscode
+    report = getattr(request.node, "outcome_call", None)
+    if report is not None and report.failed:
+        shot = (vscode.scratch or vscode.workspace.parent) / f"FAILED-{request.node.name}.png"
+        try:
+            vscode.drive("screenshot", path=str(shot))
+            print(f"\nscreenshot of the failure: {shot}", file=sys.stderr)
+        except RuntimeError as e:  # the page went away with the failure
+            print(f"\nno screenshot of the failure: {e}", file=sys.stderr)
     assert vscode.error_popups() == [], "an error pop-up was shown"
 
 
 def put(vscode: VSCode, name: str, text: str) -> Path:
     path = vscode.workspace / name
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, "utf-8")
     return path
 
@@ -350,14 +405,27 @@ def squiggle_lines(vscode: VSCode) -> list[str]:
     return hit
 
 
+def test_a_problem_of_a_file_never_opened_is_shown(code: VSCode):
+    """Issue 17: the server checks every document of the workspace. untouched/never-opened.grooph.json
+    was in the folder before VS Code started and is never opened: its dangling edge is a row of the
+    Problems panel all the same, at its line and column. The first test of the module: the time from
+    the workbench load to the row is the server's start and its workspace scan."""
+    name = NEVER_OPENED.name
+    wanted, line, column = problem_position(DANGLING)
+    row = code.problem(wanted, name, timeout=90)
+    TIMINGS["a never-opened file's problem, from the workbench load"] = time.monotonic() - LOADED[0]
+    assert 'unknown node "reviwer"' in row and f"[Ln {line}, Col {column}]" in row, row
+    assert code.drive("count", selector=f'.tabs-container .tab[aria-label^="{name}"]') == 0, "the file was opened"
+
+
 def test_server_starts_from_the_bundle(code: VSCode):
-    """Opening a graph activates the extension, which finds no grooph-lsp anywhere and runs the
-    server it bundles with python3; the first diagnostic follows."""
+    """The extension (activated by the graphs in the workspace) finds no grooph-lsp anywhere and runs
+    the server it bundles with python3; a graph opened gets its diagnostic."""
     put(code, "first.grooph.json", DANGLING.read_text("utf-8"))
     code.open("first.grooph.json", analysed=False)
     start = time.monotonic()
-    code.problem("E_DANGLING_REF", timeout=90)
-    TIMINGS["first diagnostic, from the first file's tab (activation and server start)"] = time.monotonic() - start
+    code.problem("E_DANGLING_REF", "first.grooph.json", timeout=90)
+    TIMINGS["first diagnostic, from the first file's tab (server started with the workbench)"] = time.monotonic() - start
     log = code.server_log()
     started = re.search(r"Starting (\S+) -I (\S+) \(from bundled\)", log)
     assert started, log
@@ -370,7 +438,7 @@ def test_dangling_reference_in_problems_with_a_squiggle(code: VSCode):
     code.open("dangling.grooph.json", analysed=False)
     start = time.monotonic()
     wanted, line, column = problem_position(DANGLING)
-    row = code.problem(wanted)
+    row = code.problem(wanted, "dangling.grooph.json")
     TIMINGS["diagnostic, from a file's tab (server running)"] = time.monotonic() - start
     assert wanted == "E_DANGLING_REF"
     assert 'unknown node "reviwer"' in row and f"[Ln {line}, Col {column}]" in row, row
@@ -382,7 +450,7 @@ def test_handoff_without_carrier_in_problems(code: VSCode):
     put(code, "shop.grooph-map.json", HANDOFF.read_text("utf-8"))
     code.open("shop.grooph-map.json")
     wanted, line, column = problem_position(HANDOFF)
-    row = code.problem(wanted)
+    row = code.problem(wanted, "shop.grooph-map.json")
     assert wanted == "E_HANDOFF_NO_CARRIER" and f"[Ln {line}, Col {column}]" in row, row
     code.goto(line, column)
     assert any('"id": "h-task"' in text for text in squiggle_lines(code))
@@ -417,7 +485,7 @@ def test_quick_fix_of_a_handoff_without_carrier(code: VSCode):
     path = put(code, "fix-shop.grooph-map.json", HANDOFF.read_text("utf-8"))
     code.open("fix-shop.grooph-map.json")
     wanted, line, column = problem_position(HANDOFF)
-    code.problem(wanted)
+    code.problem(wanted, "fix-shop.grooph-map.json")
     titles = choose_quick_fix(code, line, column, "by session message", screenshot="vscode-quick-fix.png")
     assert any("by pull request" in t for t in titles), titles
     # the edit comes on codeAction/resolve: a person sees the fault go, then saves
@@ -436,7 +504,7 @@ def test_quick_fix_of_a_dangling_edge(code: VSCode):
     path = put(code, "fix-flow.grooph.json", DANGLING.read_text("utf-8"))
     code.open("fix-flow.grooph.json")
     wanted, line, column = problem_position(DANGLING)
-    code.problem(wanted)
+    code.problem(wanted, "fix-flow.grooph.json")
     choose_quick_fix(code, line, column, "at node reviewer")
     until(lambda: not any(wanted in row for row in code.problems_of("fix-flow.grooph.json")), 30,
           f"{wanted} gone from the Problems panel")
@@ -542,7 +610,76 @@ def test_typing_a_graph_raises_no_error_and_ends_clean(code: VSCode):
     code.save("typed.grooph.json")
     assert json.loads(path.read_text("utf-8")) == json.loads(typed), "what was typed is not what was saved"
     time.sleep(1)
-    until(lambda: not any(r.startswith("typed.grooph.json") for r in code.problems()), 30,
-          "no problems left for typed.grooph.json")
+    until(lambda: code.problems_of("typed.grooph.json") == [], 30, "no problems left for typed.grooph.json")
     assert code.error_popups() == []
 
+
+def test_a_file_written_and_deleted_on_disk_comes_and_goes_in_problems(code: VSCode):
+    """Issue 17: files created or deleted on disk while VS Code runs are followed (the server's file
+    watchers, registered with VS Code through workspace/didChangeWatchedFiles): a graph another
+    program writes shows its problem without being opened; deleted, its row goes. The same for a
+    graph in a folder made the moment before (VS Code sends an event for the folder only)."""
+    path = put(code, "later.grooph.json", DANGLING.read_text("utf-8"))
+    start = time.monotonic()
+    wanted, line, column = problem_position(DANGLING)
+    row = code.problem(wanted, "later.grooph.json", timeout=60)
+    TIMINGS["a file written on disk: its problem shown"] = time.monotonic() - start
+    assert f"[Ln {line}, Col {column}]" in row, row
+    assert code.drive("count", selector='.tabs-container .tab[aria-label^="later.grooph.json"]') == 0
+    path.unlink()
+    until(lambda: code.problems_of("later.grooph.json") == [], 60, "the deleted file's problem gone from the Problems panel")
+    # A folder made and filled at once (a checkout, a copy): VS Code reports the folder only.
+    copied = put(code, "copied/deeper/copied.grooph.json", DANGLING.read_text("utf-8"))
+    row = code.problem(wanted, "copied.grooph.json", timeout=60)
+    assert f"[Ln {line}, Col {column}]" in row, row
+    shutil.rmtree(copied.parent.parent)
+    until(lambda: code.problems_of("copied.grooph.json") == [], 60, "the deleted folder's problem gone from the Problems panel")
+
+
+def test_workflow_misspelt_status_quick_fix(code: VSCode):
+    """Issue 15 point 7: a board workflow whose transition names a misspelt status shows
+    E_WF_UNKNOWN_STATUS (workflow.md) in the Problems panel at the status; the quick fix
+    "Change to review" repairs it, and the saved file is workflow.md §5's example again, byte for
+    byte (the rest of the YAML keeps its bytes)."""
+    original = WORKFLOW.read_text("utf-8")
+    text = original.replace("handed_off: [{target: review}]", "handed_off: [{target: reviw}]")
+    assert text != original
+    path = put(code, "board.workflow.yaml", text)
+    expected = json.loads(grooph("validate", "--json", str(path)).stdout)["issues"]
+    assert [i["code"] for i in expected if i["severity"] == "error"] == ["E_WF_UNKNOWN_STATUS"], expected
+    start = expected[0]["range"]["start"]
+    line, column = start["line"] + 1, start["character"] + 1
+    code.open("board.workflow.yaml", analysed=False)
+    row = code.problem("E_WF_UNKNOWN_STATUS", "board.workflow.yaml")
+    assert "no status reviw; did you mean review?" in row and f"[Ln {line}, Col {column}]" in row, row
+    titles = choose_quick_fix(code, line, column + 1, "Change to review")
+    assert any("Add status reviw" in t for t in titles), titles
+    until(lambda: not any("E_WF_UNKNOWN_STATUS" in r for r in code.problems_of("board.workflow.yaml")), 30,
+          "E_WF_UNKNOWN_STATUS gone from the Problems panel")
+    until(lambda: code.drive("count", selector='.tabs-container .tab.dirty[aria-label^="board.workflow.yaml"]') > 0, 30,
+          "the quick fix's edit in the editor")
+    code.save("board.workflow.yaml")
+    assert path.read_text("utf-8") == original
+    checked = grooph("validate", str(path))
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_format_on_save_of_a_crlf_graph_writes_lf(code: VSCode):
+    """Issue 12: the canonical form has LF line endings only (graph.md §6.1). A graph written with
+    CRLF (and four-space indents) is saved with format on save: the status bar goes from CRLF to LF
+    and the file on disk is byte-equal to `grooph fmt`'s output, with no carriage return left."""
+    graph = json.loads(VALID.read_text("utf-8"))
+    crlf = json.dumps(graph, indent=4, ensure_ascii=False).replace("\n", "\r\n") + "\r\n"
+    path = code.workspace / "crlf.grooph.json"
+    path.write_bytes(crlf.encode("utf-8"))
+    code.open("crlf.grooph.json")
+    eol = lambda: " ".join(code.drive("texts", selector=".statusbar-item[id$='status.editor.eol']"))  # noqa: E731
+    until(lambda: "CRLF" in eol(), 10, "CRLF in the status bar")
+    code.drive("press", keys="Control+End")
+    code.drive("type", text=" ")
+    code.save("crlf.grooph.json")
+    expected = grooph("fmt", str(VALID))
+    assert expected.returncode == 0, expected.stderr
+    until(lambda: path.read_bytes() == expected.stdout.encode("utf-8"), 20, "the file on disk to be grooph fmt's output")
+    assert b"\r" not in path.read_bytes()
+    until(lambda: "CRLF" not in eol() and "LF" in eol(), 10, "LF in the status bar")

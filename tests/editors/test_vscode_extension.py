@@ -84,6 +84,7 @@ def test_manifest_contributes_what_the_issue_lists():
         defaults = contributes["configurationDefaults"][language]
         assert defaults["editor.formatOnSave"] is True
         assert defaults["editor.defaultFormatter"] == extension_id
+        assert defaults["files.eol"] == "\n"  # a new graph or map starts with LF, as graph.md §6.1 wants
     validation = {v["fileMatch"]: v["url"] for v in contributes["jsonValidation"]}
     assert validation == {
         "*.grooph.json": "./schemas/grooph-0.schema.json",

@@ -98,6 +98,17 @@ async function startClient(): Promise<void> {
     outputChannel: output,
     revealOutputChannelOn: RevealOutputChannelOn.Never,
     middleware: {
+      // The canonical form has LF line endings (graph.md §6.1, map.md likewise; as `grooph fmt` writes them). LSP edits
+      // cannot change a document's line endings and VS Code keeps a CRLF file's own; so when the server
+      // formats a CRLF graph or map, the edits end with "use LF" (VS Code applies it with them, on
+      // format on save too). A refused format (null: the JSON does not parse) changes nothing.
+      provideDocumentFormattingEdits: async (document, options, token, next) => {
+        const edits = await next(document, options, token);
+        if (!edits || !isGroophDocument(document) || document.eol !== vscode.EndOfLine.CRLF) {
+          return edits;
+        }
+        return [...edits, vscode.TextEdit.setEndOfLine(vscode.EndOfLine.LF)];
+      },
       window: {
         // The server asks to show the picture file after `grooph.preview`; the webview shows it.
         showDocument: async (params: ShowDocumentParams, next) => {

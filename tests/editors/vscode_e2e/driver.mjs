@@ -12,6 +12,8 @@
 //   {"op": "hover", "selector": ...}            move the mouse onto an element
 //   {"op": "frameHtml", "selector": ...}       outerHTML of every match inside the webview frames
 //   {"op": "attributes", "selector": ..., "name": ...}  one attribute of every match
+//   {"op": "values", "selector": ...}          the value of every matching input
+//   {"op": "rows", "selector": ...}            innerText and aria-level of every match (tree rows)
 //   {"op": "screenshot", "path": ...}
 //   {"op": "close"}
 // Answers are {"ok": true, "value": ...} or {"ok": false, "error": "..."}; the driver never exits on
@@ -65,6 +67,14 @@ const ops = {
   },
   async attributes({ selector, name }) {
     return page.locator(selector).evaluateAll((nodes, a) => nodes.map((n) => n.getAttribute(a)), name);
+  },
+  async rows({ selector }) {
+    return page.locator(selector).evaluateAll((nodes) =>
+      nodes.map((n) => ({ text: n.innerText ?? "", level: Number(n.getAttribute("aria-level") || 0) })),
+    );
+  },
+  async values({ selector }) {
+    return page.locator(selector).evaluateAll((nodes) => nodes.map((n) => n.value ?? ""));
   },
   async boxes({ selector }) {
     return page.locator(selector).evaluateAll((nodes) =>
