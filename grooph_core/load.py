@@ -13,9 +13,8 @@ from pathlib import Path
 
 from grooph_core.issues import Issue
 from grooph_core.kinds import Kind, detect_kind, kind_from_name
-from grooph_core.schema_check import not_json_issue
 from grooph_core.source import CLI_MAX_DEPTH as MAX_DEPTH
-from grooph_core.source import parse_strict
+from grooph_core.source import not_json_issue, parse_strict
 
 # MAX_DEPTH and parse_strict are the reader's (source.py); named here too for the command line's modules.
 __all__ = ["MAX_DEPTH", "MAX_FILE_BYTES", "Loaded", "NoSuchFile", "decode", "parse_strict", "read_document"]

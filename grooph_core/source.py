@@ -43,7 +43,6 @@ from grooph_core.issues import Issue, make
 from grooph_core.json_recovery import TooDeep, recover
 from grooph_core.json_strict import StrictReader, exceeds_depth, loads
 from grooph_core.line_index import LineIndex
-from grooph_core.schema_check import not_json_issue
 from grooph_core.source_map import SourceMap
 
 MAX_CHARS = 5_000_000  # characters the editor analyses (a longer text gets one E_DOC_LIMIT)
@@ -121,6 +120,11 @@ def _parse(text: str, max_chars: int, max_depth: int) -> ParsedText:
     ok = not any(r[0] == "E_SYNTAX" for r in issues)
     source_map = SourceMap(text, rec.root_span, rec.root_node)
     return ParsedText(rec.value, ok, problems, tuple(rec.broken), source_map, text)
+
+
+def not_json_issue(explanation: str) -> Issue:
+    """graph.md §3.2 step 1 / map.md §4.3: the one `E_SCHEMA` for text that is not valid JSON."""
+    return make("E_SCHEMA", f"/: not valid JSON: {explanation}", (), ("",), problem="not_json")
 
 
 def parse_strict(text: str, *, max_depth: int = CLI_MAX_DEPTH) -> tuple[object, Issue | None]:

@@ -7,17 +7,15 @@ on such lines: DESIGN.md "Known pitfalls").
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from urllib.parse import unquote, urlparse
 
 from grooph_core.analysis import Analysis, analyze
-from grooph_core.kinds import NeighbourKind, kind_from_name, neighbour_from_name
+from grooph_core.kinds import NeighbourKind, claims_grooph, kind_from_name, neighbour_from_name
 from grooph_core.line_index import LineIndex, index_in
 from grooph_core.neighbours import analyze_neighbour
 
 GROOPH_LANGUAGES = {"grooph", "grooph-map"}
-_CLAIMS = re.compile(r'"groophMap"\s*:|"grooph"\s*:')
 
 
 def uri_name(uri: str) -> str:
@@ -33,6 +31,7 @@ class OpenDocument:
     version: int
     language_id: str = ""
     _lines: LineIndex | None = field(default=None, repr=False)
+    _claims: bool | None = field(default=None, repr=False)  # this text's claim (kinds.claims_grooph), once
 
     @property
     def lines(self) -> LineIndex:
@@ -43,6 +42,7 @@ class OpenDocument:
     def set_text(self, text: str) -> None:
         self.text = text
         self._lines = None
+        self._claims = None
 
     @property
     def name(self) -> str:
@@ -60,12 +60,9 @@ class OpenDocument:
             return True
         if not self.name.lower().endswith(".json") and self.language_id not in ("json", "jsonc"):
             return False
-        if not _CLAIMS.search(self.text[:65536]):
-            return False
-        from grooph_core.source import parse
-
-        value = parse(self.text).value
-        return isinstance(value, dict) and ("grooph" in value or "groophMap" in value)
+        if self._claims is None:  # asked on every request: the core reads the text once per version
+            self._claims = claims_grooph(self.text)
+        return self._claims
 
 
 class DocumentStore:
