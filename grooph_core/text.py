@@ -12,6 +12,8 @@ import math
 import re
 from dataclasses import dataclass
 
+from grooph_core.keyorder import keys_in_js_order
+
 # graph.md §0.1: exactly the ECMAScript whitespace set (not Python's str.strip set).
 JS_WHITESPACE = (
     "\u0009\u000a\u000b\u000c\u000d\u0020\u00a0\u1680"
@@ -53,20 +55,10 @@ def utf16_len(s: str) -> int:
     return len(s.encode("utf-16-le", "surrogatepass")) // 2
 
 
-def is_array_index(key: str) -> bool:
-    """graph.md §0.4: the canonical decimal spelling of an integer 0..4294967294 (see keyorder)."""
-    from grooph_core.keyorder import is_index_key
-
-    return is_index_key(key)
-
-
 def js_key_order(keys) -> list[str]:
-    """Keys as a JavaScript object enumerates them: array indices ascending, then the rest in order."""
-    from grooph_core.keyorder import is_index_key
-
-    keys = list(keys)
-    idx = sorted((k for k in keys if is_index_key(k)), key=int)
-    return idx + [k for k in keys if not is_index_key(k)]
+    """Keys as a JavaScript object enumerates them: array indices ascending, then the rest in order
+    (graph.md §0.4; `keyorder` is the one rule)."""
+    return keys_in_js_order(keys)
 
 
 def is_number(v: object) -> bool:
