@@ -113,6 +113,16 @@ class StrictReader:
         return self._scan_once(text, start)
 
 
+_PLAIN = json.JSONDecoder(parse_constant=reject_constant)
+
+
+def loads(text: str):
+    """The value of a whole text as JSON.parse reads it, without the notes of `StrictReader` (the
+    command line's strict reading, which accepts duplicate keys and lossy numbers as JSON.parse
+    does): about twice as fast. Raises ValueError/RecursionError as json.loads does."""
+    return _PLAIN.decode(text)
+
+
 def exceeds_depth(value: object, limit: int) -> bool:
     """True when containers nest more than `limit` levels (the root container is level 1).
 

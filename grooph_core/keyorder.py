@@ -18,8 +18,9 @@ def is_index_key(key: str) -> bool:
     )
 
 
-def keys_in_js_order(obj: dict) -> list[str]:
-    """The keys of `obj` as JavaScript enumerates them; cheap when no key starts with a digit."""
+def keys_in_js_order(obj) -> list[str]:
+    """The keys of `obj` (a dict, or any iterable of keys) as JavaScript enumerates them; cheap when no
+    key starts with a digit."""
     keys = list(obj)
     for k in keys:
         if k[:1].isdigit():

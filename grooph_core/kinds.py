@@ -12,8 +12,11 @@ YAML exist), a rules package and one entry here.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Literal
+
+from grooph_core.source import parse
 
 Kind = Literal["graph", "map", "workflow", "board", "episodes"]
 
@@ -95,6 +98,21 @@ def kind_from_value(value: object) -> Kind:
 def is_grooph_value(value: object) -> bool:
     """True for a JSON object that claims to be a grooph document by content."""
     return isinstance(value, dict) and ("grooph" in value or "groophMap" in value)
+
+
+# A JSON text of another name is searched only this far for a claim before it is read in full.
+CLAIM_WINDOW = 65536
+CLAIM_KEYS = re.compile(r'"groophMap"\s*:|"grooph"\s*:')
+
+
+def claims_grooph(text: str) -> bool:
+    """A JSON text of another name (`package.json`, `graph.json`) whose top level claims to be a grooph
+    document (`is_grooph_value`): judged by its first CLAIM_WINDOW characters first, so that other JSON
+    files cost a search, and only a text that names the keys there is read (tolerantly, as the editor
+    reads: a claim typed into a broken text still counts)."""
+    if not CLAIM_KEYS.search(text[:CLAIM_WINDOW]):
+        return False
+    return is_grooph_value(parse(text).value)
 
 
 def detect_kind(name: str | None, value: object) -> Kind:

@@ -37,6 +37,7 @@ from grooph_core.model.compiled import (
     root_type,
 )
 from grooph_core.keyorder import is_index_key, keys_in_js_order
+from grooph_core.source import not_json_issue  # noqa: F401  (the reader's issue, step 1 of the same check)
 from grooph_core.text import compact_json, js_number, json_type, pointer_escape, pointer_split, utf16_len
 
 # A raw finding: (message path, primary pointer, on_key, detail, data)
@@ -399,8 +400,3 @@ def _issue(value: Any, r: Raw) -> Issue:
     path, pointer, on_key, detail, data = r
     at = nearest_id(value, pointer_split(path))
     return make("E_SCHEMA", f"{path or '/'}: {detail}", at, (pointer,), on_key=on_key, path=path, **data)
-
-
-def not_json_issue(explanation: str) -> Issue:
-    """graph.md §3.2 step 1 / map.md §4.3: the one `E_SCHEMA` for text that is not valid JSON."""
-    return make("E_SCHEMA", f"/: not valid JSON: {explanation}", (), ("",), problem="not_json")

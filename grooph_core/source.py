@@ -18,6 +18,18 @@ same pointer. Codes (registry in `issues.py`):
 | `W_DUPLICATE_KEY` | each copy's key (one issue per copy) | the member, `on_key` |
 | `W_NUMBER_PRECISION` | the number literal | the number |
 | `E_DOC_LIMIT` | empty span at 0 (too long) or the first bracket too deep | none |
+
+`parse_strict(text)` is the command line's reading (graph.md §3.2 step 1): the same reader in strict
+mode, giving the value or the one `E_SCHEMA` "not valid JSON" issue, explained in the words and at
+the place the editor reports (the tolerant reader's first problem).
+
+The reading limits are defined here, once (docs/bad-input.md): `MAX_CHARS`, what the editor analyses
+(the server's `grooph.maxDocumentSize` default); `MAX_DEPTH`, the editor's nesting limit, and
+`CLI_MAX_DEPTH`, the command line's (the root is level 1). The two depths differ on purpose: YAML's
+tolerant reader (ruamel's composer, `yaml_source`) recurses three frames per level, so 512 levels
+need the process-wide recursion limit raised, which the command line may do and the server's worker
+threads, sharing it, must not; 64 levels fit the default. The command line's byte limit on a file is
+`load.MAX_FILE_BYTES`.
 """
 
 from __future__ import annotations
@@ -29,12 +41,13 @@ from json import JSONDecodeError
 
 from grooph_core.issues import Issue, make
 from grooph_core.json_recovery import TooDeep, recover
-from grooph_core.json_strict import StrictReader, exceeds_depth
+from grooph_core.json_strict import StrictReader, exceeds_depth, loads
 from grooph_core.line_index import LineIndex
 from grooph_core.source_map import SourceMap
 
-MAX_CHARS = 5_000_000
-MAX_DEPTH = 64
+MAX_CHARS = 5_000_000  # characters the editor analyses (a longer text gets one E_DOC_LIMIT)
+MAX_DEPTH = 64  # levels of nesting the editor analyses, the root being level 1 (deeper: one E_DOC_LIMIT)
+CLI_MAX_DEPTH = 512  # the command line's: deeper is "not valid JSON: nested deeper than 512 levels"
 
 
 @dataclass(frozen=True)
@@ -107,6 +120,51 @@ def _parse(text: str, max_chars: int, max_depth: int) -> ParsedText:
     ok = not any(r[0] == "E_SYNTAX" for r in issues)
     source_map = SourceMap(text, rec.root_span, rec.root_node)
     return ParsedText(rec.value, ok, problems, tuple(rec.broken), source_map, text)
+
+
+def not_json_issue(explanation: str) -> Issue:
+    """graph.md §3.2 step 1 / map.md §4.3: the one `E_SCHEMA` for text that is not valid JSON."""
+    return make("E_SCHEMA", f"/: not valid JSON: {explanation}", (), ("",), problem="not_json")
+
+
+def parse_strict(text: str, *, max_depth: int = CLI_MAX_DEPTH) -> tuple[object, Issue | None]:
+    """Strict JSON as JSON.parse reads it (graph.md §0.5, §3.2 step 1): the value, or None and the one
+    `E_SCHEMA` "not valid JSON" issue (an empty text, a BOM, NaN/Infinity, trailing text, any syntax
+    fault, nesting deeper than `max_depth`). Duplicate keys and lossy numbers are JSON.parse's to
+    accept: the value keeps the last copy, as there. Never raises on any `str`."""
+    if text.strip() == "":
+        return None, not_json_issue("the document is empty")
+    if text.startswith("\ufeff"):
+        return None, not_json_issue("a byte-order mark (U+FEFF) at the start is not JSON")
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        value = loads(text)
+    except (ValueError, RecursionError) as e:  # a syntax fault, NaN/Infinity, nesting the decoder recursed on
+        return None, not_json_issue(_explain(text, max_depth, e))
+    finally:
+        if paused:
+            gc.enable()
+    if exceeds_depth(value, max_depth):
+        return None, not_json_issue(f"nested deeper than {max_depth} levels")
+    return value, None
+
+
+def _explain(text: str, max_depth: int, error: Exception) -> str:
+    """Why a text the strict reader refused is not JSON: nesting past the limit first (as the editor
+    says it), else the first syntax problem in the editor's words with its line and column."""
+    parsed = parse(text, max_chars=len(text), max_depth=max_depth)
+    for p in parsed.problems:
+        if p.code == "E_DOC_LIMIT":
+            return f"nested deeper than {max_depth} levels"
+        if p.code == "E_SYNTAX":
+            line, col = LineIndex(text).position(p.data["span"][0])
+            return f"{p.message} (line {line + 1}, column {col + 1})"
+    # The tolerant reader finds a problem wherever the C decoder does; failing that, the decoder's words.
+    if isinstance(error, JSONDecodeError):
+        return f"{error.msg} at line {error.lineno}, column {error.colno}"
+    return f"nested deeper than {max_depth} levels" if isinstance(error, RecursionError) else str(error)
 
 
 _local = threading.local()

@@ -12,6 +12,8 @@ import math
 import re
 from dataclasses import dataclass
 
+from grooph_core.keyorder import keys_in_js_order
+
 # graph.md §0.1: exactly the ECMAScript whitespace set (not Python's str.strip set).
 JS_WHITESPACE = (
     "\u0009\u000a\u000b\u000c\u000d\u0020\u00a0\u1680"
@@ -53,20 +55,10 @@ def utf16_len(s: str) -> int:
     return len(s.encode("utf-16-le", "surrogatepass")) // 2
 
 
-def is_array_index(key: str) -> bool:
-    """graph.md §0.4: the canonical decimal spelling of an integer 0..4294967294 (see keyorder)."""
-    from grooph_core.keyorder import is_index_key
-
-    return is_index_key(key)
-
-
 def js_key_order(keys) -> list[str]:
-    """Keys as a JavaScript object enumerates them: array indices ascending, then the rest in order."""
-    from grooph_core.keyorder import is_index_key
-
-    keys = list(keys)
-    idx = sorted((k for k in keys if is_index_key(k)), key=int)
-    return idx + [k for k in keys if not is_index_key(k)]
+    """Keys as a JavaScript object enumerates them: array indices ascending, then the rest in order
+    (graph.md §0.4; `keyorder` is the one rule)."""
+    return keys_in_js_order(keys)
 
 
 def is_number(v: object) -> bool:
@@ -216,58 +208,63 @@ def pointer_split(pointer: str) -> list[str]:
     return [p.replace("~1", "/").replace("~0", "~") for p in pointer.split("/")[1:]]
 
 
+# ---- "did you mean" (graph.md §5.1): one distance, one suggester --------------------------------------
+
+# Comparisons the suggesters of one validation may make between them (a `SuggestionBudget`). A document
+# full of broken references against thousands of ids would make the search cost (words x candidates);
+# past this, later words get no suggestion instead of stalling an editor on every keystroke. Only a
+# pathological document reaches it. Our choice: the suggestion is optional where a budget is used
+# (`E_DANGLING_REF`, graph.md §5, map.md §6.2); leaving one out is never wrong.
+SUGGESTION_BUDGET = 100_000
+
+
+def _pattern_bits(word: str) -> dict[str, int]:
+    peq: dict[str, int] = {}
+    for i, ch in enumerate(word):
+        peq[ch] = peq.get(ch, 0) | (1 << i)
+    return peq
+
+
+def _osa_bits(peq: dict[str, int], m: int, text: str) -> int:
+    """The optimal-string-alignment distance between a word (given by its pattern bits and length
+    `m` >= 1) and `text`: Hyyrö's bit-parallel algorithm (2003), one pass over `text` with a few
+    integer operations per character, whatever the word's length."""
+    mask = (1 << m) - 1
+    last = 1 << (m - 1)
+    vp, vn, d0, pm_prev = mask, 0, 0, 0
+    score = m
+    for ch in text:
+        pm = peq.get(ch, 0)
+        tr = (((~d0) & pm) << 1) & pm_prev
+        d0 = ((((pm & vp) + vp) ^ vp) | pm | vn | tr) & mask
+        hp = (vn | ~(d0 | vp)) & mask
+        hn = d0 & vp
+        if hp & last:
+            score += 1
+        elif hn & last:
+            score -= 1
+        hp = ((hp << 1) | 1) & mask
+        hn = (hn << 1) & mask
+        vp = (hn | ~(d0 | hp)) & mask
+        vn = d0 & hp
+        pm_prev = pm
+    return score
+
+
 def osa_distance(a: str, b: str) -> int:
-    """Optimal-string-alignment distance (graph.md §5.1)."""
-    la, lb = len(a), len(b)
-    if la == 0:
-        return lb
-    if lb == 0:
-        return la
-    prev2: list[int] = []
-    prev = list(range(lb + 1))
-    for i in range(1, la + 1):
-        cur = [i] + [0] * lb
-        for j in range(1, lb + 1):
-            cost = 0 if a[i - 1] == b[j - 1] else 1
-            v = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
-            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
-                v = min(v, prev2[j - 2] + 1)
-            cur[j] = v
-        prev2, prev = prev, cur
-    return prev[lb]
+    """Optimal-string-alignment distance (graph.md §5.1: insertions, deletions, substitutions and
+    swaps of two adjacent characters, each 1, no substring edited twice); case-sensitive."""
+    if not a:
+        return len(b)
+    return _osa_bits(_pattern_bits(a), len(a), b)
 
 
 def osa_within(a: str, b: str, limit: int) -> int:
-    """The optimal-string-alignment distance of `a` and `b` (as `text.osa_distance`) when it is at most
-    `limit`, else `limit + 1`: only the band |i - j| <= limit is computed, and a row whose every
-    cell exceeds the limit ends the search."""
-    la, lb = len(a), len(b)
-    over = limit + 1
-    if abs(la - lb) > limit:
-        return over
-    if la == 0 or lb == 0:
-        return min(max(la, lb), over)
-    prev2: list[int] = []
-    prev = [j if j <= limit else over for j in range(lb + 1)]
-    for i in range(1, la + 1):
-        cur = [over] * (lb + 1)
-        cur[0] = i if i <= limit else over
-        row_min = cur[0]
-        ai = a[i - 1]
-        for j in range(max(1, i - limit), min(lb, i + limit) + 1):
-            bj = b[j - 1]
-            v = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ai != bj))
-            if i > 1 and j > 1 and ai == b[j - 2] and a[i - 2] == bj and prev2[j - 2] + 1 < v:
-                v = prev2[j - 2] + 1
-            if v > over:
-                v = over
-            cur[j] = v
-            if v < row_min:
-                row_min = v
-        if row_min > limit:
-            return over
-        prev2, prev = prev, cur
-    return prev[lb]
+    """`osa_distance(a, b)` when it is at most `limit`, else `limit + 1` (at once when the lengths
+    alone differ by more)."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    return min(osa_distance(a, b), limit + 1)
 
 
 def nearest_words(word: str, candidates, k: int, *, skip: str | None = None) -> list[str]:
@@ -298,78 +295,35 @@ def nearest_words(word: str, candidates, k: int, *, skip: str | None = None) -> 
 def did_you_mean(word: str, candidates) -> str | None:
     """The "did you mean" suggestion of graph.md §5.1 (lengths in UTF-16 units, §9): the first
     candidate with the smallest distance within max(1, min(3, floor(len / 3))), comparing lower-cased.
-    Computed with the banded distance, which gives `osa_distance`'s answer wherever it matters."""
-    limit = max(1, min(3, utf16_len(word) // 3))
-    w = word.lower()
-    best, best_d = None, limit + 1
-    for c in candidates:
-        d = osa_within(w, c.lower(), best_d - 1 if best is not None else limit)
-        if d < best_d:
-            best, best_d = c, d
-            if d == 0:
-                break
-    return best
-
-
-# ---- the budgeted suggester ---------------------------------------------------------------------------
-
-
-def _pattern_bits(word: str) -> dict[str, int]:
-    peq: dict[str, int] = {}
-    for i, ch in enumerate(word):
-        peq[ch] = peq.get(ch, 0) | (1 << i)
-    return peq
-
-
-def _osa_bits(peq: dict[str, int], m: int, text: str) -> int:
-    """The optimal-string-alignment distance of graph.md §5.1 between a word (given by its pattern
-    bits and length `m` >= 1) and `text`: Hyyrö's bit-parallel algorithm (2003), equal to
-    `osa_distance` and several times faster on the ids a map holds."""
-    mask = (1 << m) - 1
-    last = 1 << (m - 1)
-    vp, vn, d0, pm_prev = mask, 0, 0, 0
-    score = m
-    for ch in text:
-        pm = peq.get(ch, 0)
-        tr = (((~d0) & pm) << 1) & pm_prev
-        d0 = ((((pm & vp) + vp) ^ vp) | pm | vn | tr) & mask
-        hp = (vn | ~(d0 | vp)) & mask
-        hn = d0 & vp
-        if hp & last:
-            score += 1
-        elif hn & last:
-            score -= 1
-        hp = ((hp << 1) | 1) & mask
-        hn = (hn << 1) & mask
-        vp = (hn | ~(d0 | hp)) & mask
-        vn = d0 & hp
-        pm_prev = pm
-    return score
+    One search, no budget (a short candidate list: an object's field names, an enum's values); over a
+    document's ids, ask an `IdSuggester` with the validation's `SuggestionBudget`."""
+    return IdSuggester(candidates, None)(word)
 
 
 @dataclass
 class SuggestionBudget:
     """How many more candidates the suggesters sharing it may compare (one validation's cap)."""
 
-    left: int
+    left: int = SUGGESTION_BUDGET
 
 
 class IdSuggester:
-    """The did-you-mean suggestion of graph.md §5.1 over one fixed candidate list, equal to
-    `did_you_mean(word, candidates)` but fast on large documents: answers are cached per word, a
+    """The did-you-mean suggestion of graph.md §5.1 over one fixed candidate list (the one search;
+    `did_you_mean` is it without a budget), fast on large documents: answers are cached per word, a
     candidate whose length alone puts it out of reach is skipped, the scan stops at the best possible
     distance, and the total work is capped by a budget shared by the suggesters of one validation (the
-    dangling-reference rules run this for every dangling reference, on documents up to 1M characters)."""
+    dangling-reference rules run this for every dangling reference, on documents up to 1M characters).
+    `budget` None: no cap."""
 
-    def __init__(self, candidates: list[str], budget: "SuggestionBudget | int" = 60_000):
-        self.candidates = candidates
-        self.lowered = [c.lower() for c in candidates]
+    def __init__(self, candidates, budget: SuggestionBudget | int | None = SUGGESTION_BUDGET):
+        self.candidates = [c for c in candidates]
+        self.lowered = [c.lower() for c in self.candidates]
         self.first_equal: dict[str, str] = {}
-        for c, low in zip(candidates, self.lowered):
+        for c, low in zip(self.candidates, self.lowered):
             self.first_equal.setdefault(low, c)
         self.cache: dict[str, str | None] = {}
         self.complete: dict[str, bool] = {}  # word -> its search ran to the end
-        self.budget = budget if isinstance(budget, SuggestionBudget) else SuggestionBudget(budget)
+        self.budget = budget if budget is None or isinstance(budget, SuggestionBudget) else SuggestionBudget(budget)
         self.exhausted = False
 
     def __call__(self, word: str) -> str | None:
@@ -378,14 +332,16 @@ class IdSuggester:
         limit = max(1, min(3, utf16_len(word) // 3))
         w = word.lower()
         best = self.first_equal.get(w)  # distance 0 beats everything
+        budget = self.budget
         if best is None and w and not self.exhausted:
             peq, m = _pattern_bits(w), len(w)
             best_d = limit + 1
             for c, low in zip(self.candidates, self.lowered):
-                self.budget.left -= 1
-                if self.budget.left < 0:
-                    self.exhausted, best = True, None
-                    break
+                if budget is not None:
+                    budget.left -= 1
+                    if budget.left < 0:
+                        self.exhausted, best = True, None
+                        break
                 if abs(len(low) - m) >= best_d:
                     continue  # the distance is at least the difference in length
                 d = _osa_bits(peq, m, low)

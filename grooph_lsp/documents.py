@@ -11,10 +11,9 @@ from dataclasses import dataclass, field
 from urllib.parse import unquote, urlparse
 
 from grooph_core.analysis import DocumentAnalysis, analyze
-from grooph_core.kinds import NeighbourKind, kind_from_name, neighbour_from_name
+from grooph_core.kinds import NeighbourKind, claims_grooph, kind_from_name, neighbour_from_name
 from grooph_core.line_index import LineIndex
 from grooph_core.neighbours import analyze_neighbour
-from grooph_core.workspace.discover import claims_grooph
 
 GROOPH_LANGUAGES = {"grooph", "grooph-map"}
 
@@ -32,6 +31,7 @@ class OpenDocument:
     version: int
     language_id: str = ""
     _lines: LineIndex | None = field(default=None, repr=False)
+    _claims: bool | None = field(default=None, repr=False)  # this text's claim (kinds.claims_grooph), once
 
     @property
     def lines(self) -> LineIndex:
@@ -43,6 +43,7 @@ class OpenDocument:
         """A new text, with its line index when the caller has it (a ranged change carries it on)."""
         self.text = text
         self._lines = lines
+        self._claims = None
 
     def use_lines(self, lines: LineIndex) -> None:
         """Take a line index of this very text (its analysis's) when none was built yet."""
@@ -65,7 +66,9 @@ class OpenDocument:
             return True
         if not self.name.lower().endswith(".json") and self.language_id not in ("json", "jsonc"):
             return False
-        return claims_grooph(self.text)
+        if self._claims is None:  # asked on every request: the core reads the text once per version
+            self._claims = claims_grooph(self.text)
+        return self._claims
 
 
 class DocumentStore:

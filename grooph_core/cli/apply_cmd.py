@@ -17,9 +17,10 @@ from grooph_core.cli.args import UsageError, parse_args
 from grooph_core.cli.files import is_kept_graph, kept_graph_refusal, write_text
 from grooph_core.cli.listing import print_listing
 from grooph_core.issues import Issue
-from grooph_core.load import NoSuchFile, decode, parse_strict, read_document
+from grooph_core.load import NoSuchFile, decode, read_document
 from grooph_core.ops import apply
 from grooph_core.schema_check import schema_issues
+from grooph_core.source import parse_strict
 from grooph_core.validate import validate_value
 
 SYNOPSIS = ("grooph apply <file> [<ops.json | ->] [--ops <ops.json | ->] [--write | --in-place | --out <file>] "

@@ -5,30 +5,15 @@
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterator
 
-from grooph_core.kinds import is_grooph_value, kind_from_name
+from grooph_core.kinds import kind_from_name
 from grooph_core.workspace.gitignore import IgnoreTree
-
-# A plain `.json` file is read only this far to see whether it claims to be a grooph document.
-CLAIM_WINDOW = 65536
-CLAIMS = re.compile(r'"groophMap"\s*:|"grooph"\s*:')
 
 
 def is_candidate_name(name: str) -> bool:
     """A file name worth looking at: a grooph name, or any `.json` (it may claim by content)."""
     return kind_from_name(name) is not None or name.lower().endswith(".json")
-
-
-def claims_grooph(text: str) -> bool:
-    """A text whose top level is an object with `grooph` or `groophMap` (kinds.py's rule), judged by
-    its first CLAIM_WINDOW characters first so that other JSON files cost little."""
-    if not CLAIMS.search(text[:CLAIM_WINDOW]):
-        return False
-    from grooph_core.source import parse
-
-    return is_grooph_value(parse(text).value)
 
 
 def walk(root: str, tree: IgnoreTree | None = None) -> Iterator[str]:

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 
 from grooph_core.analysis import Analysis, analyze
 from grooph_core.issues import make
-from grooph_core.kinds import kind_from_name
+from grooph_core.kinds import CLAIM_KEYS, CLAIM_WINDOW, claims_grooph, kind_from_name
 from grooph_core.load import decode
 from grooph_core.rules.map.graph_pointers import NOT_A_GRAPH, file_graph_resolver, graph_answer_for_text
 from grooph_core.source import parse
-from grooph_core.workspace.discover import claims_grooph, walk
+from grooph_core.workspace.discover import walk
 from grooph_core.workspace.facts import DocumentFacts, GraphLink, SymbolFact, document_facts
 from grooph_core.workspace.gitignore import IgnoreTree
 from grooph_core.workspace.symbol_search import ranked
@@ -89,14 +89,12 @@ def check_file(path: str, *, max_chars: int, export: bool = False, open_text: Op
 
 
 def _head_claims(path: str) -> bool:
-    from grooph_core.workspace.discover import CLAIM_WINDOW, CLAIMS
-
     try:
         with open(path, "rb") as f:
             head = f.read(CLAIM_WINDOW).decode("utf-8", errors="replace")
     except OSError:
         return False
-    return CLAIMS.search(head) is not None
+    return CLAIM_KEYS.search(head) is not None
 
 
 def discover(folders: Iterable[str], trees: dict[str, IgnoreTree] | None = None) -> list[str]:

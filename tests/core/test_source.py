@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from grooph_core.line_index import LineIndex
-from grooph_core.source import ParsedText, parse
+from grooph_core.source import CLI_MAX_DEPTH, MAX_DEPTH, ParsedText, parse, parse_strict
 from grooph_core.text import pointer_join
 
 # ---------------------------------------------------------------------------------------------
@@ -660,3 +660,76 @@ def test_line_numbers_in_messages_follow_crlf_and_cr_breaks():
         "unclosed array started at line 2",
         "unclosed object started at line 1",
     ]
+
+
+# ---------------------------------------------------------------------------------------------
+# the strict mode: the command line's reading (graph.md §3.2 step 1)
+
+
+def strict_message(text: str) -> str:
+    value, err = parse_strict(text)
+    assert value is None and err is not None and err.code == "E_SCHEMA" and err.at == () and err.pointers == ("",)
+    assert err.message.startswith("/: not valid JSON: ")
+    return err.message.removeprefix("/: not valid JSON: ")
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "the document is empty"),
+    (" \n\t", "the document is empty"),
+    ("\ufeff{}", "a byte-order mark (U+FEFF) at the start is not JSON"),
+    ('{"a": NaN}', "NaN is not JSON (line 1, column 7)"),
+    ('{"a": 1,\n "b": -Infinity}', "-Infinity is not JSON (line 2, column 7)"),
+    ('{"a": 1} {}', None),
+    ('{"a": tru}', None),
+    ('{"a": 1,}', None),
+])
+def test_strict_mode_refuses_what_json_parse_refuses_in_the_editors_words(text, message):
+    """Every refusal says why in the words the editor's diagnostic uses, at the same line and column."""
+    got = strict_message(text)
+    if message is None:
+        first = next(p for p in parse(text).problems if p.code == "E_SYNTAX")
+        line, col = LineIndex(text).position(first.data["span"][0])
+        message = f"{first.message} (line {line + 1}, column {col + 1})"
+    assert got == message
+
+
+def test_strict_mode_reads_what_json_parse_reads():
+    """Duplicate keys (the last copy wins, as in JSON.parse) and lossy numbers are the editor's
+    warnings, not the command line's refusals; the value is the tolerant reader's value."""
+    for text in ('{"a": 1, "a": 2}', '[12345678901234567890, 1e400, 0.1]', '{"a": {"b": [1, "x", null, true]}}',
+                 '  "just a string"  ', "[]"):
+        value, err = parse_strict(text)
+        assert err is None, text
+        assert value == parse(text).value or text.startswith("[1234"), text
+    assert parse_strict('{"a": 1, "a": 2}')[0] == {"a": 2}
+
+
+def test_strict_mode_depth_limit_is_the_command_lines():
+    """512 levels with the root read; 513 do not, whether the decoder reads them (valid text), recurses
+    past the interpreter's limit (100,000 levels), or the text is also broken past the limit."""
+    assert CLI_MAX_DEPTH == 512 and MAX_DEPTH == 64
+    assert parse_strict("[" * 512 + "]" * 512)[1] is None
+    assert parse_strict("[" * 512 + "]" * 512, max_depth=511)[1] is not None
+    too_deep = "nested deeper than 512 levels"
+    t = time.perf_counter()
+    for text in ("[" * 513 + "]" * 513, "[" * 100_000 + "]" * 100_000, "[" * 200_000, '{"a":' * 100_000 + "1" + "}" * 100_000,
+                 "[tru, " + "[" * 600):
+        assert strict_message(text) == too_deep, text[:20]
+    assert time.perf_counter() - t < 5
+    # a syntax fault before a deep part: nesting is still what is named (the editor names it too)
+    assert strict_message("[tru, " + "[" * 513 + "]" * 513 + "]") == too_deep
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(alphabet='{}[]":, 01tnefalrsu\\\n', max_size=40))
+def test_strict_mode_agrees_with_the_tolerant_reader(text):
+    """One reader: the strict mode accepts a text exactly when the tolerant reader finds no syntax
+    problem in it (besides a BOM), and then both read the same value."""
+    value, err = parse_strict(text)
+    parsed = parse(text)
+    if text.strip() == "":
+        assert err is not None
+        return
+    assert (err is None) == parsed.ok, text
+    if err is None:
+        assert value == parsed.value

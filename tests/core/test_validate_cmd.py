@@ -11,7 +11,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from grooph_core.cli import main
-from grooph_core.load import parse_strict
+from grooph_core.source import parse_strict
 from grooph_core.validate import validate_value
 from tests.conftest import FIXTURES
 

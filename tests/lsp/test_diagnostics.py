@@ -95,6 +95,27 @@ async def test_other_json_files_are_ignored_quietly(client, tmp_path):
     assert uri not in client.diagnostics
 
 
+async def test_a_claim_typed_into_a_plain_json_file_is_served_from_that_version(client, tmp_path):
+    """Whether a plain `.json` file is served is the core's `kinds.claims_grooph` of each version's
+    text (asked once per version): typing the claim in starts the diagnostics and the outline, taking
+    it out stops them."""
+    uri = (tmp_path / "notes.json").as_uri()
+
+    def symbols():
+        return client.text_document_document_symbol_async(
+            lsp.DocumentSymbolParams(text_document=lsp.TextDocumentIdentifier(uri=uri)))
+
+    open_text(client, uri, '{"name": "x"}')
+    await asyncio.sleep(0.2)
+    assert uri not in client.diagnostics and not await symbols()
+    change_text(client, uri, 2, dumps(DANGLING))
+    assert [d.code for d in await diagnostics_for(client, uri)] == ["E_DANGLING_REF"]
+    assert await symbols()
+    change_text(client, uri, 3, dumps({k: v for k, v in DANGLING.items() if k != "grooph"}))
+    await wait_for(lambda: len(client.diagnostics[uri]) == 0)
+    assert not await symbols()
+
+
 async def test_map_by_name_is_served(client, tmp_path):
     uri = (tmp_path / "studio.grooph-map.json").as_uri()
     open_text(client, uri, dumps(STUDIO_MAP))

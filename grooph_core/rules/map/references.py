@@ -9,16 +9,9 @@ from typing import Literal
 from grooph_core.issues import Facts, Issue, make
 from grooph_core.rules.map.semantics import MapIndex
 from grooph_core.semantics.references import missing_references
-from grooph_core.text import IdSuggester, pointer_split
+from grooph_core.text import IdSuggester, SuggestionBudget, pointer_split
 
 END_WORDS = {"from": "starts at", "to": "ends at"}
-
-
-# Candidates one suggester (lanes; session-or-person ends) may look at, over all the words asked about. Only a
-# pathological map reaches it (hundreds of distinct dangling ids against thousands of sessions, far
-# beyond the 24,000-character budget of map.md §6.10); past it, later dangling ids get no suggestion
-# instead of stalling an editor on every keystroke. Our choice; the reference has no such cap.
-SUGGESTION_BUDGET = 60_000
 
 
 def _suffix(suggestion: str | None) -> str:
@@ -52,6 +45,7 @@ def dangling_ref_issues(index: MapIndex) -> list[Issue]:
     """
     out: list[Issue] = []
     hints: dict[str, IdSuggester] = {}
+    budget = SuggestionBudget()  # shared by the lane and the end suggesters: one validation's cap
     def missing(target: str, ref: str) -> bool:
         return ref not in index.lanes if target == "lane" else not index.is_end(ref)
 
@@ -63,7 +57,7 @@ def dangling_ref_issues(index: MapIndex) -> list[Issue]:
         holder_id = index.doc[holder_list][i].get("id")
         if occ.target not in hints:
             hints[occ.target] = IdSuggester(_ids(index.lane_list) if lane
-                                            else _ids(index.session_list) + _ids(index.person_list), SUGGESTION_BUDGET)
+                                            else _ids(index.session_list) + _ids(index.person_list), budget)
         hint = hints[occ.target](ref)
         if lane:
             msg = f'session "{holder_id}" is in unknown lane "{ref}"'

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from grooph_core.load import parse_strict
+from grooph_core.source import parse_strict
 from grooph_core.ops.doc_edits import apply_edits
 from grooph_core.ops.repairs import repairs_for, result_of
 from grooph_core.rules.map import file_graph_resolver
