@@ -437,13 +437,18 @@ def measure_neighbour_server(doc: NeighbourDoc, repeats: int, file: Path, *, ser
         current = [doc.text]
         valid, broke, repaired, broken_diags = [], [], [], None
         for k in range(repeats + 2):  # type "x" in a text value, then delete it
+            if k == 2:
+                cpu_start = server.cpu_seconds()
             t = change(doc.edit_at, "x") if k % 2 == 0 else change(doc.edit_at, "", 1)
             got = server.wait_diagnostics(uri, version)
             if k >= 2:
                 valid.append((got.at - t) * 1000)
+        # the server's own CPU per keystroke: steadier than wall time on a shared machine
+        out["round_trip_server_cpu_ms"] = (server.cpu_seconds() - cpu_start) * 1000 / max(1, len(valid))
         if current[0] != doc.text:
             change(doc.edit_at, "", 1)
             server.wait_diagnostics(uri, version)
+        cpu_start = server.cpu_seconds()
         for k in range(max(3, repeats // 2)):  # break the syntax with one character, then repair it
             t = change(doc.break_at, doc.break_char)
             got = server.wait_diagnostics(uri, version)
@@ -452,6 +457,7 @@ def measure_neighbour_server(doc: NeighbourDoc, repeats: int, file: Path, *, ser
             t = change(doc.break_at, "", 1)
             got = server.wait_diagnostics(uri, version)
             repaired.append((got.at - t) * 1000)
+        out["break_repair_server_cpu_ms"] = (server.cpu_seconds() - cpu_start) * 1000 / max(1, len(broke))
         out["round_trip"] = summary(valid)
         out["round_trip_broken"] = summary(broke)
         out["round_trip_repaired"] = summary(repaired)
@@ -482,7 +488,7 @@ def measure_neighbour_server(doc: NeighbourDoc, repeats: int, file: Path, *, ser
 
 def neighbour_table(results: list[dict], graphs: list[dict], clock: str = "cpu") -> str:
     head = ("doc", "chars", "issues", "floor", "peer", "ours(a)", "a broken", "/graph", "open", "rt p50", "rt p95",
-            "/graph rt", "rt break", "rt repair", "hover", "compl", "items", "mem MB")
+            "rt cpu", "/graph rt", "rt break", "rt repair", "b+r cpu", "hover", "compl", "items", "mem MB")
     rows = [head]
     for r in results:
         srv = r.get("server", {})
@@ -496,8 +502,9 @@ def neighbour_table(results: list[dict], graphs: list[dict], clock: str = "cpu")
             r["kind"], f"{r['chars']:,}", str(len(r["issues"])), _ms(r["floor"][clock]["p50"]),
             _ms(r.get("peer", {}).get(clock, {}).get("p50")), _ms(a), _ms(r["analysis_broken"][clock]["p50"]),
             _ratio(a, g["analysis"][clock]["p50"] if g else None), _ms(srv.get("open_ms")), _ms(rt),
-            _ms(srv.get("round_trip", {}).get("p95")), _ratio(rt, g_rt),
+            _ms(srv.get("round_trip", {}).get("p95")), _ms(srv.get("round_trip_server_cpu_ms")), _ratio(rt, g_rt),
             _ms(srv.get("round_trip_broken", {}).get("p50")), _ms(srv.get("round_trip_repaired", {}).get("p50")),
+            _ms(srv.get("break_repair_server_cpu_ms")),
             f">{srv['hover_timeout_s']:.0f}s" if "hover_timeout_s" in srv else _ms(srv.get("hover", {}).get("p50")),
             f">{srv['completion_timeout_s']:.0f}s" if "completion_timeout_s" in srv
             else _ms(srv.get("completion", {}).get("p50")),
@@ -518,8 +525,9 @@ neighbouring documents: floor = yaml.load with libyaml's CSafeLoader (workflow) 
 peer = vscode-json-languageservice against board.schema.json; ours(a) = analyze_neighbour (tolerant, as
 the editor) plus the range of every issue; a broken = the same with one character that breaks the syntax;
 /graph = over the clean graph of the same size (this run); open = didOpen -> first diagnostics; rt = a
-keystroke in a text value -> its diagnostics (default settings); rt break / rt repair = the keystroke that
-breaks the syntax and the one that removes it; hover on a key, compl = a completion where a name is
+keystroke in a text value -> its diagnostics (default settings); rt cpu = the server's CPU per keystroke;
+rt break / rt repair = the keystroke that breaks the syntax and the one that removes it; b+r cpu = the
+server's CPU for the pair; hover on a key, compl = a completion where a name is
 expected (items = how many it offered); mem = server peak VmHWM (+ growth over idle)."""
 
 
