@@ -29,6 +29,14 @@ measures, each as median and p95 over repeated runs:
 - (e) memory: the server's peak resident memory (VmHWM), once idle after initialize and once after
          everything above on this document (a fresh server per document).
 
+The neighbouring documents of issue 15 (a workflow, YAML, and a board, JSON; bench/workflow_docs.py)
+get a table of their own, at 24k and 1M characters: the floor (libyaml's `yaml.load` with CSafeLoader,
+or `json.loads`), the peer for the board (its published schema), the full analysis of the text and of
+a broken one, and through the real server: open -> first diagnostics, a keystroke -> diagnostics, a
+keystroke that breaks the text (an unclosed `[` in the workflow, a stray `"` in the board) and the
+one that repairs it, a hover and a completion in the middle; beside the graph of the same size.
+The first workspace scan (bench/workspace_scan.py, issue 17) runs last (`--workspace N` documents).
+
 It prints one table (ratios ours/peer and ours/floor are of the medians of (a)) and writes every
 figure to bench/results.json (not committed). Timings are wall-clock; the in-process ones are also
 recorded as process CPU time (for node: `process.cpuUsage()`, which counts its GC threads too), and
@@ -50,6 +58,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
@@ -62,7 +71,10 @@ from bench.lsp_client import LspServerProcess  # noqa: E402
 
 SIZES = (2_000, 24_000, 240_000, 1_000_000)
 QUICK_SIZES = (2_000, 24_000)
-SCHEMAS = {"graph": ROOT / "grooph_core/schema/grooph-0.schema.json", "map": ROOT / "grooph_core/schema/grooph-map-0.schema.json"}
+SCHEMAS = {"graph": ROOT / "grooph_core/schema/grooph-0.schema.json", "map": ROOT / "grooph_core/schema/grooph-map-0.schema.json",
+           "board": ROOT / "grooph_core/schema/board.schema.json"}
+NEIGHBOUR_SIZES = (24_000, 1_000_000)
+NEIGHBOUR_KINDS = ("workflow", "board")
 TARGETS = {
     "analysis_over_peer": 1.0,
     "round_trip_p50_ms": {24_000: 25.0, 1_000_000: 250.0},
@@ -324,6 +336,201 @@ def measure_server(doc: Document, repeats: int, workdir: Path, file: Path, *, se
     return out
 
 
+# ---- the neighbouring documents (issue 15) ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NeighbourDoc:
+    """A generated workflow or board and where the benchmark types, breaks, hovers and completes (all
+    in the middle of the text): `edit_at` inside a text value (typing there changes no issue),
+    `break_at` where one character breaks the syntax, `hover_at` on a key, `complete_at` where a name
+    is expected (a transition's target status, a dependency's parent task)."""
+
+    kind: str
+    name: str
+    text: str
+    edit_at: int
+    break_at: int
+    break_char: str
+    hover_at: int
+    complete_at: int
+
+    @property
+    def chars(self) -> int:
+        return len(self.text)
+
+    @property
+    def broken(self) -> str:
+        return self.text[:self.break_at] + self.break_char + self.text[self.break_at:]
+
+
+def neighbour_document(kind: str, size: int) -> NeighbourDoc:
+    from bench.workflow_docs import board_text, workflow_text
+
+    if kind == "workflow":
+        text = workflow_text(size)
+        mid = len(text) // 2
+        note = text.index("Blocked step", mid) + len("Blocked")
+        review = text.index("stored_as: review", mid) + len("stored_as: ")
+        hover = text.index("stored_as:", mid) + 2
+        target = text.index("target: ", mid) + len("target: ")
+        return NeighbourDoc(kind, f"bench-{size}.workflow.yaml", text, note, review, "[", hover, target)
+    text = board_text(size)
+    mid = len(text) // 2
+    title = text.index('"title": "Task', mid) + len('"title": "Task')
+    lane = text.index('"lane"', mid) + 3
+    parent = text.index('"parent": "', mid) + len('"parent": "')
+    return NeighbourDoc(kind, f"bench-{size}.board.json", text, title, title + 2, '"', lane, parent)
+
+
+def neighbour_analysis(text: str, kind: str) -> list:
+    """What the editor needs: the analysis and the range of every issue (as `full_analysis`)."""
+    from grooph_core.kinds import NEIGHBOURS
+    from grooph_core.neighbours import analyze_neighbour
+
+    a = analyze_neighbour(text, next(k for k in NEIGHBOURS if k.name == kind))
+    return [(i.code, a.lsp_range(i)) for i in a.issues]
+
+
+def measure_neighbour_in_process(doc: NeighbourDoc, repeats: int) -> dict:
+    import yaml
+
+    placed = neighbour_analysis(doc.text, doc.kind)
+    broken = neighbour_analysis(doc.broken, doc.kind)
+    wall, cpu = timed(lambda: neighbour_analysis(doc.text, doc.kind), repeats, warmup=1)
+    bwall, bcpu = timed(lambda: neighbour_analysis(doc.broken, doc.kind), repeats, warmup=1)
+    if doc.kind == "workflow":
+        floor = lambda: yaml.load(doc.text, Loader=yaml.CSafeLoader)  # noqa: E731
+    else:
+        floor = lambda: json.loads(doc.text)  # noqa: E731
+    fwall, fcpu = timed(floor, repeats, warmup=1)
+    return {"issues": [c for c, _ in placed], "broken_issues": [c for c, _ in broken][:5],
+            "analysis": {"wall": summary(wall), "cpu": summary(cpu)},
+            "analysis_broken": {"wall": summary(bwall), "cpu": summary(bcpu)},
+            "floor": {"wall": summary(fwall), "cpu": summary(fcpu)}}
+
+
+def measure_neighbour_server(doc: NeighbourDoc, repeats: int, file: Path, *, server_root: Path = ROOT) -> dict:
+    """Open, keystrokes (one that keeps the text valid, one that breaks it and the one that repairs
+    it), a hover and a completion, through the real server with the default settings."""
+    uri = file.as_uri()
+    out: dict = {}
+    lang = "yaml" if doc.kind == "workflow" else "json"
+    with LspServerProcess(str(server_root), init_options={}) as server:
+        out["idle_hwm_kb"] = server.status("VmHWM")
+        version = 1
+        t = server.notify("textDocument/didOpen", {"textDocument": {
+            "uri": uri, "languageId": lang, "version": version, "text": doc.text}})
+        got = server.wait_diagnostics(uri, version)
+        out["open_ms"] = (got.at - t) * 1000
+        out["diagnostics"] = len(got.message["params"]["diagnostics"])
+
+        def change(offset: int, text: str, remove: int = 0) -> float:
+            nonlocal version
+            version += 1
+            start = _position(current[0], offset)
+            end = _position(current[0], offset + remove)
+            current[0] = current[0][:offset] + text + current[0][offset + remove:]
+            return server.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
+                                                             "contentChanges": [{"range": {"start": start, "end": end}, "text": text}]})
+
+        current = [doc.text]
+        valid, broke, repaired, broken_diags = [], [], [], None
+        for k in range(repeats + 2):  # type "x" in a text value, then delete it
+            if k == 2:
+                cpu_start = server.cpu_seconds()
+            t = change(doc.edit_at, "x") if k % 2 == 0 else change(doc.edit_at, "", 1)
+            got = server.wait_diagnostics(uri, version)
+            if k >= 2:
+                valid.append((got.at - t) * 1000)
+        # the server's own CPU per keystroke: steadier than wall time on a shared machine
+        out["round_trip_server_cpu_ms"] = (server.cpu_seconds() - cpu_start) * 1000 / max(1, len(valid))
+        if current[0] != doc.text:
+            change(doc.edit_at, "", 1)
+            server.wait_diagnostics(uri, version)
+        cpu_start = server.cpu_seconds()
+        for k in range(max(3, repeats // 2)):  # break the syntax with one character, then repair it
+            t = change(doc.break_at, doc.break_char)
+            got = server.wait_diagnostics(uri, version)
+            broke.append((got.at - t) * 1000)
+            broken_diags = got.message["params"]["diagnostics"]
+            t = change(doc.break_at, "", 1)
+            got = server.wait_diagnostics(uri, version)
+            repaired.append((got.at - t) * 1000)
+        out["break_repair_server_cpu_ms"] = (server.cpu_seconds() - cpu_start) * 1000 / max(1, len(broke))
+        out["round_trip"] = summary(valid)
+        out["round_trip_broken"] = summary(broke)
+        out["round_trip_repaired"] = summary(repaired)
+        out["broken_first_diagnostic"] = (broken_diags or [{}])[0].get("message")
+        hp = {"textDocument": {"uri": uri}, "position": _position(doc.text, doc.hover_at)}
+        hovers, answer = [], None
+        try:
+            for _ in range(max(3, repeats // 2)):
+                ms, answer = server.timed_request("textDocument/hover", hp)
+                hovers.append(ms)
+        except TimeoutError:  # recorded, not fatal: an older server may take that long
+            out["hover_timeout_s"] = server.timeout
+        out["hover"] = summary(hovers)
+        out["hover_answered"] = answer is not None
+        cp = {"textDocument": {"uri": uri}, "position": _position(doc.text, doc.complete_at)}
+        completions, items = [], None
+        try:
+            for _ in range(max(3, repeats // 2)):
+                ms, items = server.timed_request("textDocument/completion", cp)
+                completions.append(ms)
+        except TimeoutError:
+            out["completion_timeout_s"] = server.timeout
+        out["completion"] = summary(completions)
+        out["completion_items"] = len(items.get("items", []) if isinstance(items, dict) else items or [])
+        out["peak_hwm_kb"] = server.status("VmHWM")
+    return out
+
+
+def neighbour_table(results: list[dict], graphs: list[dict], clock: str = "cpu") -> str:
+    head = ("doc", "chars", "issues", "floor", "peer", "ours(a)", "a broken", "/graph", "open", "rt p50", "rt p95",
+            "rt cpu", "/graph rt", "rt break", "rt repair", "b+r cpu", "hover", "compl", "items", "mem MB")
+    rows = [head]
+    for r in results:
+        srv = r.get("server", {})
+        a = r["analysis"][clock]["p50"]
+        same = [g for g in graphs if g["kind"] == "graph" and not g["faults"] and g["size"] == r["size"]]
+        g = same[0] if same else None
+        g_rt = g.get("server", {}).get("round_trip", {}).get("p50") if g else None
+        rt = srv.get("round_trip", {}).get("p50")
+        mem = srv.get("peak_hwm_kb")
+        rows.append((
+            r["kind"], f"{r['chars']:,}", str(len(r["issues"])), _ms(r["floor"][clock]["p50"]),
+            _ms(r.get("peer", {}).get(clock, {}).get("p50")), _ms(a), _ms(r["analysis_broken"][clock]["p50"]),
+            _ratio(a, g["analysis"][clock]["p50"] if g else None), _ms(srv.get("open_ms")), _ms(rt),
+            _ms(srv.get("round_trip", {}).get("p95")), _ms(srv.get("round_trip_server_cpu_ms")), _ratio(rt, g_rt),
+            _ms(srv.get("round_trip_broken", {}).get("p50")), _ms(srv.get("round_trip_repaired", {}).get("p50")),
+            _ms(srv.get("break_repair_server_cpu_ms")),
+            f">{srv['hover_timeout_s']:.0f}s" if "hover_timeout_s" in srv else _ms(srv.get("hover", {}).get("p50")),
+            f">{srv['completion_timeout_s']:.0f}s" if "completion_timeout_s" in srv
+            else _ms(srv.get("completion", {}).get("p50")),
+            str(srv.get("completion_items", "-")),
+            "-" if mem is None else f"{mem / 1024:.0f} (+{(mem - srv['idle_hwm_kb']) / 1024:.0f})",
+        ))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
+    lines = []
+    for n, row in enumerate(rows):
+        lines.append("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))))
+        if n == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+NEIGHBOUR_LEGEND = """\
+neighbouring documents: floor = yaml.load with libyaml's CSafeLoader (workflow) or json.loads (board);
+peer = vscode-json-languageservice against board.schema.json; ours(a) = analyze_neighbour (tolerant, as
+the editor) plus the range of every issue; a broken = the same with one character that breaks the syntax;
+/graph = over the clean graph of the same size (this run); open = didOpen -> first diagnostics; rt = a
+keystroke in a text value -> its diagnostics (default settings); rt cpu = the server's CPU per keystroke;
+rt break / rt repair = the keystroke that breaks the syntax and the one that removes it; b+r cpu = the
+server's CPU for the pair; hover on a key, compl = a completion where a name is
+expected (items = how many it offered); mem = server peak VmHWM (+ growth over idle)."""
+
+
 # ---- the table -------------------------------------------------------------------------------------
 
 
@@ -431,7 +638,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="2k and 24k only, 5 repeats: a sanity run")
     ap.add_argument("--sizes", type=int, nargs="+", help="document sizes in characters (default 2k 24k 240k 1M)")
-    ap.add_argument("--kinds", nargs="+", choices=("graph", "map"), default=["graph", "map"])
+    ap.add_argument("--kinds", nargs="+", choices=("graph", "map") + NEIGHBOUR_KINDS,
+                    default=["graph", "map", *NEIGHBOUR_KINDS])
+    ap.add_argument("--neighbour-sizes", type=int, nargs="+",
+                    help="sizes of the workflow and board in characters (default 24k 1M; --quick: 24k)")
+    ap.add_argument("--workspace", type=int, default=None,
+                    help="documents in the first-workspace-scan measure (default 1,000; --quick: 200; 0 skips it)")
     ap.add_argument("--repeats", type=int, help="timed runs per measure (default by size)")
     ap.add_argument("--no-server", action="store_true", help="skip (b)-(f), the measures through the server")
     ap.add_argument("--server-root", default=str(ROOT),
@@ -443,27 +655,36 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     sizes = tuple(args.sizes or (QUICK_SIZES if args.quick else SIZES))
+    grooph_kinds = tuple(k for k in args.kinds if k in ("graph", "map"))
+    neighbour_kinds = tuple(k for k in args.kinds if k in NEIGHBOUR_KINDS)
+    neighbour_sizes = tuple(args.neighbour_sizes or (QUICK_SIZES[1:] if args.quick else NEIGHBOUR_SIZES))
     started = time.time()
     load_before = os.getloadavg()
-    docs = documents(sizes, tuple(args.kinds))
+    docs = documents(sizes, grooph_kinds) if grooph_kinds else []
+    ndocs = [(size, neighbour_document(kind, size)) for kind in neighbour_kinds for size in neighbour_sizes]
     workdir = Path(tempfile.mkdtemp(prefix="grooph-bench-"))
     try:
         files = {}
         for d in docs:
             files[d.name] = workdir / d.name
             files[d.name].write_text(d.text, encoding="utf-8")
+        for _, d in ndocs:
+            files[d.name] = workdir / d.name
+            files[d.name].write_text(d.text, encoding="utf-8")
         repeats = {d.name: repeats_for(d.chars, args.quick, args.repeats) for d in docs}
+        repeats.update({d.name: repeats_for(d.chars, args.quick, args.repeats) for _, d in ndocs})
         from bench.generate import graph_document
 
         small = graph_document(2_000)
         small_file = workdir / ("companion-" + small.name)
         small_file.write_text(small.text, encoding="utf-8")
         companion = (small, small_file)
-        peer = {"error": "skipped (--no-peer)"} if args.no_peer else run_peer(docs, files, repeats, workdir)
+        peer_docs = docs + [d for _, d in ndocs if d.kind in SCHEMAS]
+        peer = {"error": "skipped (--no-peer)"} if args.no_peer else run_peer(peer_docs, files, repeats, workdir)
         if "error" in peer:
             print(f"peer: {peer['error']}", file=sys.stderr)
         results = []
-        for size, d in zip([s for _ in args.kinds for s in sizes for _ in (0, 1)], docs):
+        for size, d in zip([s for _ in grooph_kinds for s in sizes for _ in (0, 1)], docs):
             print(f"measuring {d.name} ({d.chars:,} characters) ...", file=sys.stderr, flush=True)
             r = {"name": d.name, "kind": d.kind, "size": size, "faults": d.faults, "chars": d.chars,
                  "bytes": len(d.text.encode("utf-8")), "repeats": repeats[d.name]}
@@ -474,15 +695,43 @@ def main(argv: list[str] | None = None) -> int:
                 r["server"] = measure_server(d, repeats[d.name], workdir, files[d.name],
                                              server_root=Path(args.server_root), companion=companion)
             results.append(r)
+        neighbour_results = []
+        for size, d in ndocs:
+            print(f"measuring {d.name} ({d.chars:,} characters) ...", file=sys.stderr, flush=True)
+            r = {"name": d.name, "kind": d.kind, "size": size, "chars": d.chars,
+                 "bytes": len(d.text.encode("utf-8")), "repeats": repeats[d.name]}
+            r.update(measure_neighbour_in_process(d, repeats[d.name]))
+            if "results" in peer and d.name in peer["results"]:
+                r["peer"] = peer["results"][d.name]
+            if not args.no_server:
+                r["server"] = measure_neighbour_server(d, repeats[d.name], files[d.name],
+                                                       server_root=Path(args.server_root))
+            neighbour_results.append(r)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+    scan = None
+    documents_in_scan = args.workspace if args.workspace is not None else (200 if args.quick else 1000)
+    if documents_in_scan and not args.no_server:
+        from bench import workspace_scan
 
-    text = table(results, args.clock)
-    print(text)
-    print(LEGEND)
+        print(f"measuring the first scan of a workspace of {documents_in_scan:,} documents ...", file=sys.stderr, flush=True)
+        scan = workspace_scan.measure(documents_in_scan, server_root=Path(args.server_root))
+
+    text = table(results, args.clock) if results else ""
+    if results:
+        print(text)
+        print(LEGEND)
     lines = verdicts(results, args.clock)
     for line in lines:
         print(line)
+    ntext = neighbour_table(neighbour_results, results, args.clock) if neighbour_results else ""
+    if ntext:
+        print()
+        print(ntext)
+        print(NEIGHBOUR_LEGEND)
+    if scan is not None:
+        print()
+        print(workspace_scan.describe(scan))
     report = {
         "command": " ".join([Path(sys.executable).name, "bench/run.py", *(argv if argv is not None else sys.argv[1:])]),
         "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
@@ -496,6 +745,9 @@ def main(argv: list[str] | None = None) -> int:
         "verdicts": lines,
         "table": text,
         "results": results,
+        "neighbour_table": ntext,
+        "neighbour_results": neighbour_results,
+        "workspace_scan": scan,
     }
     Path(args.out).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     print(f"figures written to {args.out}", file=sys.stderr)

@@ -78,13 +78,14 @@ class WorkspaceServer(LspServerProcess):
         return super().request(method, params)
 
 
-def measure(n: int) -> dict:
+def measure(n: int, server_root: Path = ROOT) -> dict:
+    """The figures of one first scan of `n` documents, by the server of the checkout `server_root`."""
     with tempfile.TemporaryDirectory(prefix="grooph-scan-") as tmp:
         root = Path(tmp)
         paths = write_workspace(root, n)
         total_chars = sum(len(p.read_text("utf-8")) for p in paths)
         first = paths[0]
-        with WorkspaceServer(str(ROOT), root) as server:
+        with WorkspaceServer(str(server_root), root) as server:
             time.sleep(0.5)
             idle = server.status("VmHWM")
             server.notify("textDocument/didOpen", {"textDocument": {
@@ -129,19 +130,25 @@ def measure(n: int) -> dict:
         }
 
 
+def describe(result: dict) -> str:
+    """The figures of `measure` as one paragraph."""
+    text = (f"first workspace scan of {result['documents']:,} documents ({result['characters']:,} characters): "
+            f"{result['scan_s']:.2f} s wall, {result['server_cpu_s']:.2f} s server CPU "
+            f"({result['per_document_ms']:.1f} ms a document); {result['published']:,} published; "
+            f"peak memory {result['peak_hwm_kb'] / 1024:.0f} MiB (+{result['growth_kb'] / 1024:.0f} MiB over idle); "
+            f"{result['hovers']} hovers during the scan, slowest {result['hover_max_ms']} ms, median {result['hover_median_ms']} ms")
+    if result["skipped_but_reported"]:
+        text += f"\nignored files were reported: {result['skipped_but_reported']}"
+    return text
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--documents", type=int, default=1000)
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args(argv)
     result = measure(args.documents)
-    print(f"first workspace scan of {result['documents']:,} documents ({result['characters']:,} characters): "
-          f"{result['scan_s']:.2f} s wall, {result['server_cpu_s']:.2f} s server CPU "
-          f"({result['per_document_ms']:.1f} ms a document); {result['published']:,} published; "
-          f"peak memory {result['peak_hwm_kb'] / 1024:.0f} MiB (+{result['growth_kb'] / 1024:.0f} MiB over idle); "
-          f"{result['hovers']} hovers during the scan, slowest {result['hover_max_ms']} ms, median {result['hover_median_ms']} ms")
-    if result["skipped_but_reported"]:
-        print("ignored files were reported:", result["skipped_but_reported"])
+    print(describe(result))
     if args.out:
         args.out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     return 0

@@ -19,6 +19,7 @@ only `issue_span` turns them into text.
 
 from __future__ import annotations
 
+import gc
 import importlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -80,6 +81,19 @@ def read_text(text: str, kind: NeighbourKind, *, max_chars: int = MAX_CHARS, max
 def analyze_neighbour(text: str, kind: NeighbourKind, *, tolerant: bool = True, max_chars: int = MAX_CHARS,
                       max_depth: int = MAX_DEPTH) -> NeighbourAnalysis:
     """Read and check one text of a neighbouring kind. Never raises on any `str`."""
+    # The reader and the rules build acyclic values; with the cycle collector paused they do not pay
+    # for it re-walking the document's tree over and over (two thirds of the time at 1M characters).
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        return _analyze(text, kind, tolerant, max_chars, max_depth)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _analyze(text: str, kind: NeighbourKind, tolerant: bool, max_chars: int, max_depth: int) -> NeighbourAnalysis:
     parsed = read_text(text, kind, max_chars=max_chars, max_depth=max_depth, recover=tolerant)
     problems = list(parsed.problems)
     if any(p.code == "E_DOC_LIMIT" for p in problems):

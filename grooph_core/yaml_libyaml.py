@@ -2,11 +2,14 @@
 
 `compose(text, max_depth)` returns the node tree `yaml_source` builds values and spans from, shaped as
 ruamel.yaml's (`id`, `tag`, `value`, `style`, `flow_style`, `start_mark.index`, `end_mark.index`), with
-the YAML 1.2 core schema for untagged plain scalars, or `None` when this path does not answer: any
-parser complaint, an empty value (`key:`; the two place its mark differently), an undefined alias, nesting past `max_depth`, directives, a BOM, a tab (ruamel refuses
-some that libyaml takes). `yaml_source` then
-asks ruamel.yaml (the reference, spec/workflow.md §0), so every message and mark is ruamel's; where
-libyaml answers it gives the same tree (tests/core/test_yaml_libyaml.py proves it differentially).
+the YAML 1.2 core schema for untagged plain scalars, or `None` when this path does not answer: an empty
+value other than `key:` in a block mapping, `key: ` in a flow one and `- ` in a block sequence (whose
+marks are put where ruamel puts them), an undefined alias, nesting past `max_depth`, directives, a BOM,
+a tab, the line breaks U+0085, U+2028, U+2029 (ruamel refuses some texts that libyaml takes). A parser
+complaint gives a `Refused`: the whole lines before the complaint that ruamel may skip to find it (see
+`Refused`), or `None` when anchors were read. `yaml_source` then asks ruamel.yaml (the reference,
+spec/workflow.md §0), so every message and mark is ruamel's; where libyaml answers it gives the same tree
+(tests/core/test_yaml_libyaml.py proves it differentially).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from __future__ import annotations
 import re
 
 try:
-    from yaml import CBaseLoader
+    from yaml import CBaseLoader, MarkedYAMLError
     from yaml.events import (AliasEvent, DocumentEndEvent, DocumentStartEvent, MappingStartEvent,
                              ScalarEvent, SequenceStartEvent, StreamEndEvent)
 except ImportError:  # PyYAML without libyaml: ruamel.yaml reads everything
@@ -24,6 +27,7 @@ _TAG = "tag:yaml.org,2002:"
 # Texts this path leaves to ruamel: directives (`%YAML 1.1` changes nothing for serde, but libyaml and
 # ruamel disagree on which versions they accept) and byte-order marks.
 _DIRECTIVE = re.compile(r"(?:^|[\r\n])%")
+_ODD_BREAKS = "\x85\u2028\u2029"
 
 
 class Node:
@@ -41,15 +45,39 @@ class Node:
         self.end_mark = end_mark
 
 
+class Mark:
+    """A position put where ruamel.yaml puts it (libyaml's differs)."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, index: int):
+        self.index = index
+
+
+class Refused:
+    """libyaml refused the text (ruamel will too, or read it: `yaml_source` asks). `cuts`: spans of whole
+    lines, all before the complaint, that ruamel may skip and still say exactly what it says about the
+    whole text: in each block collection open at the complaint, the complete entries after its first and
+    before the one being read (or the last complete one), and the first entry's value when it stands on
+    lines of its own. The parser's state after them is the state before them (the collection, its
+    indentation, a new line), and they hold no anchor (there was none)."""
+
+    __slots__ = ("cuts",)
+
+    def __init__(self, cuts: tuple[tuple[int, int], ...]):
+        self.cuts = cuts
+
+
 def available() -> bool:
     return CBaseLoader is not None
 
 
 def compose(text: str, max_depth: int, resolve_plain):
-    """(root node or None when the text is empty, offset of a second document or None), or `None` when
-    libyaml does not answer (see the module docstring). `resolve_plain(value)` names the core-schema
-    tag of an untagged plain scalar."""
-    if CBaseLoader is None or "\ufeff" in text or "\t" in text or _DIRECTIVE.search(text):
+    """(root node or None when the text is empty, offset of a second document or None), a `Refused`, or
+    `None` when libyaml does not answer (see the module docstring). `resolve_plain(value)` names the
+    core-schema tag of an untagged plain scalar."""
+    if (CBaseLoader is None or "\ufeff" in text or "\t" in text or _DIRECTIVE.search(text)
+            or any(c in text for c in _ODD_BREAKS)):
         return None
     try:
         return _compose(text, max_depth, resolve_plain)
@@ -81,15 +109,24 @@ def _compose(text: str, max_depth: int, resolve_plain):
         keys: list = []  # per open mapping: the pending key node (None when the next scalar is a key)
         root = None
         while True:
-            event = get()
+            try:
+                event = get()
+            except MarkedYAMLError:
+                return None if anchors else Refused(_skippable(text, stack, keys))
             cls = type(event)
             if cls is ScalarEvent:
                 if len(stack) + 1 > max_depth:
                     return None
                 tag = event.tag
                 style = event.style or None
-                if style is None and (event.start_mark.index == event.end_mark.index or not event.value):
-                    return None  # an empty value: libyaml and ruamel place its mark differently
+                start_mark = end_mark = event.start_mark
+                if style is None and (start_mark.index == event.end_mark.index or not event.value):
+                    at = _empty_at(text, stack, keys, event)
+                    if at is None:
+                        return None  # an empty value whose mark libyaml and ruamel place differently
+                    start_mark = end_mark = Mark(at)
+                else:
+                    end_mark = event.end_mark
                 if not stack:
                     raise _Differs  # a scalar document (no workflow is one): edge cases differ, ruamel decides
                 if style in ("|", ">") and (not stack or not event.value
@@ -100,7 +137,7 @@ def _compose(text: str, max_depth: int, resolve_plain):
                     raise _Differs
                 if tag is None or tag == "!":
                     tag = _TAG + (resolve_plain(event.value) if style is None and event.implicit[0] else "str")
-                node = Node("scalar", tag, event.value, style, None, event.start_mark, event.end_mark)
+                node = Node("scalar", tag, event.value, style, None, start_mark, end_mark)
                 if event.anchor is not None:
                     anchors[event.anchor] = node
             elif cls is AliasEvent:
@@ -137,6 +174,85 @@ def _compose(text: str, max_depth: int, resolve_plain):
         return root, second
     finally:
         loader.dispose()
+
+
+# What lies between a block mapping's `:` and the next token: spaces, line breaks, comments.
+_GAP = re.compile(r"(?:[ \r\n]+|#[^\r\n]*)*")
+
+
+def _empty_at(text: str, stack: list, keys: list, event) -> int | None:
+    """Where ruamel puts an empty plain value that libyaml reads (None when that is not known):
+
+    - `key:` in a block mapping: libyaml just after the `:`, ruamel at the end of the next token (a key,
+      the mapping's end: where the next one starts; an explicit `?` or a lone `:`, one character on);
+    - `key: ` in a flow mapping (or a one-pair mapping in a flow sequence), before `,` `}` `]` on the same
+      line: libyaml at that character, ruamel just after the `:`;
+    - `- ` in a block sequence: both just after the `-`.
+    Anything else (an empty key, a tag or anchor with no value, a value whose `:` is lines away) is left
+    to ruamel."""
+    at = event.start_mark.index
+    if event.value or at != event.end_mark.index or not stack:
+        return None
+    parent = stack[-1]
+    if parent.id == "sequence":
+        return at if not parent.flow_style and text[at - 1:at] == "-" else None
+    if keys[-1] is None:  # an empty key
+        return None
+    if not parent.flow_style:
+        if text[at - 1:at] != ":":
+            return None
+        j = _GAP.match(text, at).end()
+        if j < len(text) and text[j] in "?:" and text[j + 1:j + 2] in ("", " ", "\r", "\n"):
+            return j + 1
+        return j
+    q = at - 1
+    while q >= 0 and text[q] == " ":
+        q -= 1
+    return q + 1 if q >= 0 and text[q] == ":" else None
+
+
+_KEY_PREFIX = re.compile(r"[ ]*(?:\?[ ]+)?\Z")  # what may stand before a block mapping's later key
+_ITEM_PREFIX = re.compile(r"[ ]*-[ ]+\Z")  # before a block sequence's later item
+
+
+def _line_start(text: str, i: int) -> int:
+    return max(text.rfind("\n", 0, i), text.rfind("\r", 0, i)) + 1
+
+
+def _skippable(text: str, stack: list, keys: list) -> tuple[tuple[int, int], ...]:
+    """The `Refused.cuts` of a complaint met with these collections open (outermost first)."""
+    cuts = []
+    for i, node in enumerate(stack):
+        if node.flow_style:  # in a flow collection lines mean nothing: keep it and what it holds
+            break
+        # the entries so far, the one being read included when it is a value (an open collection is
+        # added to its parent when it starts), or a key read whole whose value is being read
+        inner = stack[i + 1] if i + 1 < len(stack) else None
+        if node.id == "mapping":
+            starts = [k.start_mark.index for k, _ in node.value]
+            if keys[i] is not None and keys[i] is not inner:
+                starts.append(keys[i].start_mark.index)
+            prefix = _KEY_PREFIX
+        else:
+            starts = [n.start_mark.index for n in node.value]
+            prefix = _ITEM_PREFIX
+        if len(starts) < 2:
+            continue
+        end = _line_start(text, starts[-1])
+        if not prefix.match(text, end, starts[-1]):
+            continue
+        begin = None
+        if len(starts) > 2 and prefix.match(text, _line_start(text, starts[1]), starts[1]):
+            begin = _line_start(text, starts[1])
+        if node.id == "mapping":  # the first value too, when it has lines of its own
+            key, value = node.value[0]
+            v = value.start_mark.index
+            own = _line_start(text, v)
+            if own > key.end_mark.index and not text[own:v].strip(" "):
+                begin = own
+        if begin is not None and begin < end:
+            cuts.append((begin, end))
+    return tuple(cuts)
 
 
 def _add(stack: list, keys: list, node: Node) -> None:

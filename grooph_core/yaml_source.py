@@ -24,6 +24,7 @@ flow collection bracket to bracket, a block collection from its first item to th
 
 from __future__ import annotations
 
+import gc
 import re
 import sys
 import warnings
@@ -34,6 +35,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.docinfo import DocInfo, version
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.nodes import ScalarNode
+from ruamel.yaml.reader import Reader
 
 from grooph_core import yaml_libyaml
 from grooph_core.issues import Issue, make
@@ -105,13 +107,12 @@ class YamlSourceMap:
 
     def first_key_span(self, pointer: str) -> Span | None:
         """The span of the first key of the mapping at `pointer`, or None when it has none."""
-        node = self.node(pointer)
+        node = self._node(pointer)
         if node is None or not node.is_obj or not node.kspans:
             return None
         return node.kspans[0]
 
-    def node(self, pointer: str) -> YNode | None:
-        """The node at a pointer (its key and value spans, its members), or None where the text has none."""
+    def _node(self, pointer: str) -> YNode | None:
         if pointer == "":
             return self._root
         hit = self._find(pointer)
@@ -199,20 +200,35 @@ def parse_yaml(text: str, *, max_chars: int = MAX_CHARS, max_depth: int = MAX_DE
     With `recover` (the editor, as you type), text the parser refuses is read without the lines it
     complained about (blanked, so every offset stays): the first complaint is the one E_SYNTAX, and its
     `data["cut"]` lists the blanked spans, whose content is in doubt."""
+    # What is built here is acyclic (values, nodes, source-map nodes; an alias shares a value, a
+    # recursive one is refused), so the cycle collector has nothing to find; paused, it stops re-walking
+    # the growing tree (half the time at 1M characters), as `source.parse` does.
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        return _parse_yaml(text, max_chars, max_depth, max_values, recover)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _parse_yaml(text: str, max_chars: int, max_depth: int, max_values: int, recover: bool) -> ParsedText:
     if len(text) > max_chars:
         issue = make("E_DOC_LIMIT", f"the document has {len(text):,} characters, more than the {max_chars:,} "
                      "the editor analyses", span=(0, 0))
         return ParsedText(None, False, (issue,), (), YamlSourceMap(text, None), text)
     problems: list[Issue] = []
+    skips: list[Span] = []
     try:
-        root = _read(text, max_depth, problems)
+        root = _read(text, max_depth, problems, skips)
     except _TooDeep as e:
         issue = make("E_DOC_LIMIT", f"the document nests deeper than {max_depth} levels; it is not analysed",
                      span=(e.offset, e.offset))
         return ParsedText(None, False, (issue,), (), YamlSourceMap(text, None), text)
     read = text
     if root is None and recover and problems and "marks" in problems[0].data:
-        root, read, cut = _without_refused_lines(text, problems[0].data["marks"], max_depth)
+        root, read, cut = _without_refused_lines(text, problems[0].data["marks"], max_depth, tuple(skips))
         if root is not None:
             problems = [replace(problems[0], data={**problems[0].data, "cut": cut})]
     if root is None:
@@ -242,11 +258,17 @@ def _line_span(text: str, i: int) -> Span:
     return (start, end)
 
 
-def _without_refused_lines(text: str, marks: tuple, max_depth: int):
+def _without_refused_lines(text: str, marks: tuple, max_depth: int, skips: tuple[Span, ...] = ()):
     """(root, text read, blanked spans): a tab the parser refuses is read as a space; else blank the line
     the parser's context names (the half-typed key, the unclosed bracket's line), else the line of its
-    mark, until the rest reads. (None, text, ()) when it does not within a few rounds."""
+    mark, until the rest reads. (None, text, ()) when it does not within a few rounds.
+
+    `skips` are lines libyaml said may be skipped to find the parser's complaint (`yaml_libyaml.Refused`):
+    while every blanked line comes after them, a round reads the text without them, which stops at the
+    next complaint near the blanked line instead of reading everything before it again; only once that
+    reads is the whole text read (the tree is made from it, and it may complain further on)."""
     current, cut = text, []
+    shorter = _Without(text, skips) if skips else None
     for _ in range(_RECOVERY_ROUNDS):
         at = marks[1]
         if at is not None and at < len(current) and current[at] == "\t":
@@ -257,10 +279,17 @@ def _without_refused_lines(text: str, marks: tuple, max_depth: int):
             if todo is None:
                 break
         cut.append(todo)
-        current = current[:todo[0]] + " " * (todo[1] - todo[0]) + current[todo[1]:]
+        current = _blank(current, todo)
+        shorter = shorter and shorter.blanked(todo)
         problems: list[Issue] = []
         try:
-            root = _read(current, max_depth, problems)
+            root = None if shorter is None else _read(shorter.text, max_depth, problems)
+            if shorter is None or root is not None:
+                problems = []
+                root = _read(current, max_depth, problems)
+            elif problems and "marks" in problems[0].data:  # the complaint, placed in the whole text
+                problems = [replace(problems[0], data={"marks": tuple(
+                    None if m is None else shorter.place(m) for m in problems[0].data["marks"])})]
         except _TooDeep:
             break
         if root is not None:
@@ -269,6 +298,41 @@ def _without_refused_lines(text: str, marks: tuple, max_depth: int):
             break
         marks = problems[0].data["marks"]
     return None, text, ()
+
+
+def _blank(text: str, span: Span) -> str:
+    return text[:span[0]] + " " * (span[1] - span[0]) + text[span[1]:]
+
+
+class _Without:
+    """A text without some of its whole lines (`cuts`, in order): `text` is the shorter text, and
+    `place(i)` where its position `i` is in the whole one (a position at a cut goes after the cut)."""
+
+    def __init__(self, whole: str, cuts: tuple[Span, ...]):
+        pieces, self._starts, self._shifts, gone, last = [], [0], [0], 0, 0
+        for a, b in cuts:
+            pieces.append(whole[last:a])
+            self._starts.append(a - gone)  # where the text after this cut starts in the shorter one
+            gone += b - a
+            self._shifts.append(gone)
+            last = b
+        pieces.append(whole[last:])
+        self.text = "".join(pieces)
+        self.after = last  # the end of the last cut: the whole and the shorter text agree from there on
+        self._ends = {b for _, b in cuts}
+        self.gone = gone
+
+    def place(self, i: int) -> int:
+        return i + self._shifts[bisect_right(self._starts, i) - 1]
+
+    def blanked(self, span: Span) -> "_Without | None":
+        """The same with `span` of the whole text blanked, or None when it is not after every cut or it
+        is the line a cut ends at: the entry there (a key or `-` at its collection's column) is what keeps
+        the text before the cut from reading on into what follows it (a plain scalar's next lines)."""
+        if span[0] < self.after or span[0] in self._ends:
+            return None
+        self.text = _blank(self.text, (span[0] - self.gone, span[1] - self.gone))
+        return self
 
 
 def _empty_root(text: str) -> Span:
@@ -281,16 +345,44 @@ class _TooDeep(Exception):
         self.offset = offset
 
 
-def _read(text: str, max_depth: int, problems: list[Issue]):
+def _read(text: str, max_depth: int, problems: list[Issue], skips: list | None = None):
     """The node tree of the first document: libyaml's where it answers (about 30 times faster), else
-    ruamel.yaml's, which gives every complaint and limit its message and mark."""
+    ruamel.yaml's, which gives every complaint and limit its message and mark. Where libyaml complains,
+    ruamel reads the text without the lines libyaml says it may skip (`yaml_libyaml.Refused`; a broken
+    text costs then about what a valid one does, not a pure-Python read up to the complaint), and the
+    whole text only when that finds no complaint of its own (ruamel reads some texts libyaml refuses).
+    The skipped lines are added to `skips` then."""
     fast = yaml_libyaml.compose(text, max_depth, core_tag)
+    if isinstance(fast, yaml_libyaml.Refused):
+        found = _complaint_without(text, fast.cuts, max_depth) if fast.cuts else None
+        if found is not None:
+            problems.append(found)
+            if skips is not None:
+                skips.extend(fast.cuts)
+            return None
+        fast = None
     if fast is None:
         return _compose(text, max_depth, problems)
     root, second = fast
     if second is not None:
         problems.append(_second_document(text, second))
     return root
+
+
+def _complaint_without(text: str, cuts: tuple[Span, ...], max_depth: int) -> Issue | None:
+    """ruamel's complaint about `text`, found on the text without `cuts` (whole lines), its marks put
+    back into `text`; None when that reading raises none (or only a limit), and the whole text decides."""
+    if Reader.NON_PRINTABLE.search(text) is not None:  # the reader looks at the whole text first
+        return None
+    shorter = _Without(text, cuts)
+    problems: list[Issue] = []
+    try:
+        root = _compose(shorter.text, max_depth, problems, about=text, place=shorter.place)
+    except _TooDeep:
+        return None
+    if root is not None or not problems or "marks" not in problems[0].data:
+        return None
+    return problems[0]
 
 
 def core_tag(value: str) -> str:
@@ -302,9 +394,10 @@ def _second_document(text: str, at: int) -> Issue:
                 span=(at, _line_end(text, at)))
 
 
-def _compose(text: str, max_depth: int, problems: list[Issue]):
+def _compose(text: str, max_depth: int, problems: list[Issue], *, about: str | None = None, place=None):
     """ruamel.yaml's node tree of the first document; parser complaints and a second document become
-    E_SYNTAX issues. The composer recurses per level (the composer bounds the depth at `max_depth`); when
+    E_SYNTAX issues (about the text `about`, at the positions `place(i)`, when `text` is a shortened
+    copy of it). The composer recurses per level (the composer bounds the depth at `max_depth`); when
     the frames that takes do not fit the recursion limit (the command line's 512 levels), the limit is
     raised for the composition and put back after it."""
     yaml = YAML(typ="safe", pure=True)
@@ -315,7 +408,7 @@ def _compose(text: str, max_depth: int, problems: list[Issue]):
     if need > old:
         sys.setrecursionlimit(need)
     try:
-        return _compose_with(yaml, text, problems)
+        return _compose_with(yaml, text, problems, about or text, place)
     finally:
         if need > old:
             sys.setrecursionlimit(old)
@@ -328,7 +421,7 @@ def _stack_depth() -> int:
     return n
 
 
-def _compose_with(yaml: YAML, text: str, problems: list[Issue]):
+def _compose_with(yaml: YAML, text: str, problems: list[Issue], about: str, place):
     root = None
     try:
         with warnings.catch_warnings():
@@ -346,7 +439,7 @@ def _compose_with(yaml: YAML, text: str, problems: list[Issue]):
     except MarkedYAMLError as e:
         if "maximum depth" in str(e.problem or ""):
             raise _TooDeep(e.problem_mark.index if e.problem_mark else 0) from None
-        problems.append(_syntax_issue(text, e))
+        problems.append(_syntax_issue(about, e, place))
         return None
     except YAMLError as e:  # the reader: a character YAML does not allow
         pos = getattr(e, "position", None)
@@ -384,10 +477,14 @@ def _line_end(text: str, i: int) -> int:
     return j if j > i else min(i + 1, len(text))
 
 
-def _syntax_issue(text: str, e: MarkedYAMLError) -> Issue:
-    """The parser's complaint at its mark: one character when it names a wrong one, else empty."""
+def _syntax_issue(text: str, e: MarkedYAMLError, place=None) -> Issue:
+    """The parser's complaint at its mark: one character when it names a wrong one, else empty.
+    `place` maps the parser's positions into `text` (when it read a shortened copy)."""
+    def index(mark) -> int | None:
+        return None if mark is None else mark.index if place is None else place(mark.index)
+
     mark = e.problem_mark or e.context_mark
-    at = min(max(mark.index if mark else 0, 0), len(text))
+    at = min(max(index(mark) if mark else 0, 0), len(text))
     problem = (e.problem or "not valid YAML").strip()
     message = problem + (f" ({e.context})" if e.context else "")
     end = at
@@ -397,7 +494,7 @@ def _syntax_issue(text: str, e: MarkedYAMLError) -> Issue:
             end = at + (len(m.group(0)) if m else 1)
         elif "found character" in problem or "not allowed here" in problem or "but found" in problem:
             end = at + 1
-    marks = (e.context_mark.index if e.context_mark else None, e.problem_mark.index if e.problem_mark else None)
+    marks = (index(e.context_mark), index(e.problem_mark))
     return make("E_SYNTAX", message, span=(at, end), marks=marks)
 
 

@@ -124,3 +124,116 @@ def test_dumped_values_and_their_edits_read_the_same(value, flow, at, insert):
     assert_same(text)
     at = min(at, len(text))
     assert_same(text[:at] + insert + text[at:])
+
+
+# ---- empty values: libyaml answers, with ruamel's marks ----------------------------------------------
+
+EMPTY_VALUES = [
+    "a:\nb: 1\n", "a:   \nb: 1\n", "a: # c\n  # d\nb: 1\n", "a:\n", "a:", "x:\n\n\n", "a:\n  b:\n  c: 1\n",
+    "a:\n  b:\nc: 1\n", "a:\n? b\n: c\n", "a:\n...\n", "a:\n---\nb:\n", "a:\r\nb:\r\n", "- \n- x\n", "a:\n  - \n  -\n",
+    "a:\n- \n-\nb:\n", "{a: , b: }", "{a:  }", "[a: , b: ]", "{a: # c\n, b}", "- a:\n- b:\n  c:\n", "a: {b: [c: ]}\n",
+    "s:\n  x:\n    on:\n      go:\n  y: {}\n",
+]
+
+
+@pytest.mark.parametrize("text", EMPTY_VALUES)
+def test_empty_values_read_the_same(text):
+    assert_same(text)
+
+
+@pytest.mark.parametrize("text", ["a:\nb: 1\n", "a:\n  b:\n  c: 1\n", "a:\n? b\n: c\n", "- \n- x\n", "{a: , b: }",
+                                  "statuses:\n  ready:\n    stored_as:\n  done: {}\n"])
+def test_the_fast_path_answers_for_an_empty_value(text):
+    """A half-typed `key:` no longer sends a whole document to the pure-Python reader (issue 15: the
+    server reads the workflow on every keystroke)."""
+    assert isinstance(yaml_libyaml.compose(text, 64, yaml_source.core_tag), tuple)
+
+
+# ---- broken text: ruamel's complaint found without the lines libyaml says it may skip ----------------
+
+def _workflow(statuses: int) -> str:
+    """A workflow with block mappings and sequences of several entries at every level (the cuts
+    happen there), comments, blank lines, block scalars and an explicit key."""
+    out = ["# a workflow\ndescription: Build, then review — é 🚀.\nparams: {failure_limit: 3}\n",
+           "roles:\n  implementer: card.assignee\n  reviewer: \"'reviewer'\"\n  other: x\n",
+           "initial:\n  - target: s0_ready\n  - target: s1_ready\n    guard: card.x\n  - {target: s2_ready}\n",
+           "statuses:\n"]
+    for n in range(statuses):
+        out.append(f"""  s{n}_ready:
+    stored_as: ready
+    on:
+      start: [{{target: s{n}_building}}]
+  s{n}_building:
+    stored_as: running
+    run: {{role: implementer, session: implementer}}
+
+    on:
+      handed_off: [{{target: s{n}_review}}]
+      failed:
+        - guard: card.failures < params.failure_limit
+          target: s{n}_ready
+        - target: s{n}_blocked
+        -
+          target: s{n}_ready
+        - target: s{n}_done
+  s{n}_review:
+    stored_as: review   # a comment
+    exit:
+      - close_session: reviewer
+      - close_session: implementer
+      - {{close_session: other}}
+    ? on
+    : approve: [{{by: [reviewer], target: s{n}_done}}]
+      request_changes:
+        - by: [reviewer]
+          target: s{n}_building
+  s{n}_blocked:
+    stored_as: blocked
+    note: |
+      Blocked {n}: on, off, yes stay strings.
+      "quoted" 'single'
+  s{n}_done: {{stored_as: done}}
+""")
+    out.append("dispatch:\n  tick: 30\n  capacity:\n    - {name: two, scope: board, counts: runs, max: 2}\n"
+               "    - name: three\n      max: 3\n    - name: four\n      max: 4\n")
+    return "".join(out)
+
+
+WORKFLOW = _workflow(4)
+_LINES = WORKFLOW.splitlines(keepends=True)
+TYPOS = ["stor", "x: [a", "x: {a: 1", "x: 'q", 'x: "q', "x: a: b", "- ", "x:", "]", "}", "? y", ": z", "- a: [",
+         "x: *al", "x: |", "x: >\n   y", "- b", "#c", "---", "...", "x: @", "x: `", "x: !t", "{", "[x:]", "- - ",
+         "a\n b:", "x: -", ",", "x:: y", "'", "x: [a, b,", "x: {a: }", "|", "- [", "x: &a", "x: 'a\n  b"]
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.integers(0, len(_LINES)), st.integers(0, 5), st.sampled_from(TYPOS), st.integers(0, 3))
+def test_a_typo_anywhere_in_a_workflow_reads_the_same(line, indent, typo, how):
+    """A new line, a line's end replaced, a line cut short, or a character typed mid-line."""
+    before, after = "".join(_LINES[:line]), "".join(_LINES[line:])
+    if how == 0:
+        text = before + "  " * indent + typo + "\n" + after
+    elif how == 1 and after:
+        first, rest = after.split("\n", 1) if "\n" in after else (after, "")
+        text = before + first[: max(0, len(first) - len(typo))] + typo + "\n" + rest
+    elif how == 2:
+        text = before + after[: indent * 3]
+    else:
+        text = before + after[:indent * 2] + typo[:1] + after[indent * 2:]
+    assert_same(text)
+
+
+def test_a_broken_large_workflow_is_not_read_whole_by_ruamel(monkeypatch):
+    """A complaint in the middle of a large workflow: ruamel reads it without the complete statuses
+    before it (what libyaml read), and still says what it says about the whole text."""
+    text = _workflow(60)
+    at = text.index("  s40_review:")
+    broken = text[:at] + "  s40_rev\n" + text[at:]
+    read = []
+    real = yaml_source._compose
+    monkeypatch.setattr(yaml_source, "_compose", lambda t, *a, **k: read.append(len(t)) or real(t, *a, **k))
+    parsed = parse_yaml(broken)
+    monkeypatch.undo()
+    assert read and max(read) < len(broken) - at + 2_000  # what follows the complaint, and a status or two
+    assert _picture(parsed) == _picture(_reference(broken))
+    assert parsed.problems[0].code == "E_SYNTAX" and parsed.problems[0].data["span"][0] > at
