@@ -19,7 +19,6 @@ only `issue_span` turns them into text.
 
 from __future__ import annotations
 
-import gc
 import importlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -29,7 +28,7 @@ from grooph_core.issues import Issue, make
 from grooph_core.kinds import NeighbourKind
 from grooph_core.load import MAX_DEPTH as CLI_MAX_DEPTH
 from grooph_core.load import MAX_FILE_BYTES, Loaded
-from grooph_core.source import MAX_CHARS, MAX_DEPTH, ParsedText, parse
+from grooph_core.source import MAX_CHARS, MAX_DEPTH, ParsedText, collector_paused, parse
 from grooph_core.text import pointer_escape, value_at
 from grooph_core.yaml_source import parse_yaml
 
@@ -83,14 +82,8 @@ def analyze_neighbour(text: str, kind: NeighbourKind, *, tolerant: bool = True, 
     """Read and check one text of a neighbouring kind. Never raises on any `str`."""
     # The reader and the rules build acyclic values; with the cycle collector paused they do not pay
     # for it re-walking the document's tree over and over (two thirds of the time at 1M characters).
-    paused = gc.isenabled()
-    if paused:
-        gc.disable()
-    try:
+    with collector_paused():
         return _analyze(text, kind, tolerant, max_chars, max_depth)
-    finally:
-        if paused:
-            gc.enable()
 
 
 def _analyze(text: str, kind: NeighbourKind, tolerant: bool, max_chars: int, max_depth: int) -> NeighbourAnalysis:

@@ -24,7 +24,6 @@ flow collection bracket to bracket, a block collection from its first item to th
 
 from __future__ import annotations
 
-import gc
 import re
 import sys
 import warnings
@@ -39,7 +38,7 @@ from ruamel.yaml.reader import Reader
 
 from grooph_core import yaml_libyaml
 from grooph_core.issues import Issue, make
-from grooph_core.source import MAX_CHARS, MAX_DEPTH, ParsedText
+from grooph_core.source import MAX_CHARS, MAX_DEPTH, ParsedText, collector_paused
 from grooph_core.source_map import SourceMap
 from grooph_core.text import pointer_escape, pointer_split
 
@@ -203,14 +202,8 @@ def parse_yaml(text: str, *, max_chars: int = MAX_CHARS, max_depth: int = MAX_DE
     # What is built here is acyclic (values, nodes, source-map nodes; an alias shares a value, a
     # recursive one is refused), so the cycle collector has nothing to find; paused, it stops re-walking
     # the growing tree (half the time at 1M characters), as `source.parse` does.
-    paused = gc.isenabled()
-    if paused:
-        gc.disable()
-    try:
+    with collector_paused():
         return _parse_yaml(text, max_chars, max_depth, max_values, recover)
-    finally:
-        if paused:
-            gc.enable()
 
 
 def _parse_yaml(text: str, max_chars: int, max_depth: int, max_values: int, recover: bool) -> ParsedText:

@@ -17,6 +17,7 @@ from pygls.protocol.language_server import lsp_method
 
 from grooph_core import __version__
 from grooph_core.analysis import DocumentAnalysis
+from grooph_core.source import collector_paused
 from grooph_lsp import actions, convert, features, lifecycle, workspace_features
 from grooph_lsp.convert import to_lsp_diagnostic
 from grooph_lsp.documents import DocumentStore, OpenDocument, analyse_text
@@ -100,10 +101,11 @@ class GroophServer(LanguageServer):
         if not OpenDocument(snap.uri, snap.text, snap.version, snap.language_id).served():
             return None, []
         _, _, export, max_chars, _ = snap.key
-        a = analyse_text(snap.uri, snap.name, snap.text, export=export, max_chars=max_chars,
-                         resolver=self.store.resolver_for(snap.uri))
-        enc = self.encoding
-        return a, [to_lsp_diagnostic(a, issue, snap.uri, enc, n) for n, issue in enumerate(a.issues)]
+        with collector_paused():  # the analysis and its diagnostics are acyclic (source.collector_paused)
+            a = analyse_text(snap.uri, snap.name, snap.text, export=export, max_chars=max_chars,
+                             resolver=self.store.resolver_for(snap.uri))
+            enc = self.encoding
+            return a, [to_lsp_diagnostic(a, issue, snap.uri, enc, n) for n, issue in enumerate(a.issues)]
 
     async def analysed(self, doc: OpenDocument) -> DocumentAnalysis:
         """The current version's analysis, waited for off the event loop (a served document)."""
