@@ -95,6 +95,18 @@ def _reference_issues(analysis: Analysis, export: bool) -> list[Issue] | None:
     return list(ref[2])
 
 
+def repair_memo(analysis: Analysis):
+    """The `RepairMemo` of this analysis's value (one version: the value is never modified), made on
+    first use and kept with the analysis, so the titles and edits of later requests reuse its ids,
+    index and near names (issue 13)."""
+    from grooph_core.ops.memo import RepairMemo
+
+    memo = analysis.memo.get("repairs")
+    if memo is None or memo.doc is not analysis.value:
+        memo = analysis.memo["repairs"] = RepairMemo(analysis.value)
+    return memo
+
+
 def quick_fixes(analysis: Analysis, issues: list[Issue], *, export: bool = False, stop=None) -> list[QuickFix]:
     """The repairs of operations.md §8 for these issues, as edits of the text, best first per issue.
     `stop()` is asked between candidates; when true, `Stopped` (grooph_core.ops.repairs) is raised."""
@@ -105,7 +117,8 @@ def quick_fixes(analysis: Analysis, issues: list[Issue], *, export: bool = False
     out: list[QuickFix] = []
     before = _reference_issues(analysis, export)
     for issue in issues:
-        for repair in repairs_for(issue, analysis.value, analysis.kind, export=export, stop=stop, before=before):
+        for repair in repairs_for(issue, analysis.value, analysis.kind, export=export, stop=stop, before=before,
+                                  memo=repair_memo(analysis)):
             new_doc = result_of(repair, analysis.value, analysis.kind)
             if new_doc is None:
                 continue
@@ -141,7 +154,7 @@ def fix_offers(analysis: Analysis, issues: list[Issue]) -> list[FixOffer]:
     structural = any(i.code == "E_SCHEMA" for i in analysis.issues)
     out: list[FixOffer] = []
     for issue in issues:
-        for c in candidates_for(issue, analysis.value, analysis.kind):
+        for c in candidates_for(issue, analysis.value, analysis.kind, repair_memo(analysis)):
             if not is_edit_list(c.ops) and (analysis.kind != "graph" or structural):
                 continue
             out.append(FixOffer(c.title, c.kind, issue, c.fill))
@@ -157,7 +170,7 @@ def resolve_offer(analysis: Analysis, issue: Issue, title: str, *, export: bool 
     from grooph_core.ops.repairs import repairs_for, result_of
 
     for repair in repairs_for(issue, analysis.value, analysis.kind, export=export, title=title,
-                              before=_reference_issues(analysis, export)):
+                              before=_reference_issues(analysis, export), memo=repair_memo(analysis)):
         new_doc = result_of(repair, analysis.value, analysis.kind)
         if new_doc is not None:
             return QuickFix(repair.title, repair.kind, tuple(change_edits(analysis, new_doc)), issue, repair.fill)

@@ -122,6 +122,8 @@ class Analysis(DocumentAnalysis):
     # exactly that (a text that parsed cleanly and passed the structure check): (export, whether
     # without a resolver, issues). The §8.2 checks of a quick fix start from it rather than validate the document again.
     reference: tuple | None = field(default=None, compare=False, repr=False)
+    # What the repair builders read of this value, computed on first use (actions.repair_memo).
+    memo: dict = field(default_factory=dict, compare=False, repr=False)
 
     def pointer_span(self, pointer: str, *, key: bool = False) -> tuple[int, int]:
         return pointer_span(self.parsed, pointer, key=key)

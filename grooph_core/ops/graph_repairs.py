@@ -17,6 +17,7 @@ from typing import Callable
 from grooph_core.issues import Facts, Issue
 from grooph_core.ops.doc_edits import remove, set_value
 from grooph_core.ops.ids import id_set, ids_of, items, unique
+from grooph_core.ops.memo import LazyIndex, RepairMemo, memo_of
 from grooph_core.ops.repair_types import Candidate
 from grooph_core.rules.graph.agents import OutputNotWritable, PersonFieldsNotRead
 from grooph_core.rules.graph.critics import CriticNotIsolated, HomogeneousCritics
@@ -33,14 +34,13 @@ from grooph_core.rules.graph.semantics import (
     KNOWN_HARNESSES,
     SHORT_CAP,
     GraphIndex,
-    build_index,
     has_inspectable_bar,
     is_critic_family,
     loop_mode,
     str_id,
     strongly_connected_components,
 )
-from grooph_core.text import did_you_mean, js_number, nearest_words, pointer_split
+from grooph_core.text import did_you_mean, js_number, pointer_split
 
 # E_DANGLING_REF: besides the did-you-mean match, how many other existing objects (nearest names
 # first) are offered as targets. The issue asks for "each existing object of the right kind"; a
@@ -71,13 +71,6 @@ def sole(doc: dict, list_key: str, obj_id: object) -> bool:
     return isinstance(obj_id, str) and ids_of(doc, list_key).count(obj_id) == 1
 
 
-def nearest(word: str, candidates: list[str], suggestion: str | None) -> list[str]:
-    """The suggestion first, then up to OTHER_TARGETS other candidates by distance (ties: order)."""
-    distinct = list(dict.fromkeys(c for c in candidates if c != word))
-    others = nearest_words(word, distinct, OTHER_TARGETS, skip=suggestion)
-    return ([suggestion] if suggestion in distinct else []) + others
-
-
 def and_list(ids: list[str]) -> str:
     return ids[0] if len(ids) == 1 else ", ".join(ids[:-1]) + " and " + ids[-1]
 
@@ -90,15 +83,19 @@ def is_critic_or_check(node: dict | None) -> bool:
 # --- E_DANGLING_REF ------------------------------------------------------------------------------------
 
 
+# E_DANGLING_REF: the lists whose ids a reference of each kind may name.
+POOLS = {"node": ("nodes",), "edge": ("edges",), "loop": ("loops",), "node or group": ("nodes", "groups")}
+
+
 def dangling_ref(issue: Issue, f: DanglingRef, doc: dict, index: GraphIndex) -> list[Candidate]:
     """Re-point the reference at an existing object of the right kind (the close match preferred, the
     nearest others offered); for list entries, answer keys and stop exits also offer dropping it."""
     field, holder, hi, entry = f.field, f.holder, f.holder_index, f.index
     ref, missing, must = f.ref, f.id, f.must_name
-    pool = {"node": ids_of(doc, "nodes"), "edge": ids_of(doc, "edges"), "loop": ids_of(doc, "loops"),
-            "node or group": ids_of(doc, "nodes") + ids_of(doc, "groups")}.get(must, [])
-    suggestion = did_you_mean(missing, list(dict.fromkeys(pool)))
-    targets = nearest(missing, pool, suggestion)
+    memo = memo_of(index, doc)  # the ids and the names near `missing`, asked once per document value
+    lists = POOLS.get(must, ())
+    suggestion = memo.did_you_mean(missing, lists) if lists else None
+    targets = memo.nearest(missing, lists, suggestion, OTHER_TARGETS) if lists else []
     out: list[Candidate] = []
 
     def add(title: str, ops: list[dict], target: str | None) -> None:
@@ -107,14 +104,14 @@ def dangling_ref(issue: Issue, f: DanglingRef, doc: dict, index: GraphIndex) -> 
 
     kind_holder = f.holder_kind
     if kind_holder == "edge":
-        if not sole(doc, "edges", holder):
+        if not memo.sole("edges", holder):
             return []
         for t in targets:
             title = (f"Point edge {holder} at node {t}" if field == "to" else f"Start edge {holder} at node {t}")
             add(title + (f' (instead of "{missing}")'), [{"op": "updateEdge", "id": holder, "set": {field: t}}], t)
         return out
     if kind_holder == "loop":
-        if not sole(doc, "loops", holder):
+        if not memo.sole("loops", holder):
             return []
         loop = items(doc, "loops")[hi]
         if field in ("members", "back"):
@@ -157,7 +154,7 @@ def dangling_ref(issue: Issue, f: DanglingRef, doc: dict, index: GraphIndex) -> 
             add(f'Remove the unknown member "{missing}" from group {holder}', [remove(ptr)], None)
         return out
     if kind_holder == "policy":
-        if not sole(doc, "policies", holder):
+        if not memo.sole("policies", holder):
             return []
         policy = items(doc, "policies")[hi]
         scope_kind = ref.partition(":")[0] if isinstance(ref, str) else must
@@ -620,9 +617,13 @@ BUILDERS: dict[str, Builder] = {
 }
 
 
-def graph_candidates(issue: Issue, doc: dict) -> list[Candidate]:
-    """The candidate repairs of a graph issue whose code has an op-based or group repair."""
+def graph_candidates(issue: Issue, doc: dict, memo: RepairMemo | None = None) -> list[Candidate]:
+    """The candidate repairs of a graph issue whose code has an op-based or group repair. `memo`, when
+    given, is the `RepairMemo` of this very `doc` (the editor keeps one per analysis); the builders get
+    its index, built only when one reads it."""
     builder = BUILDERS.get(issue.code)
     if builder is None:
         return []
-    return builder(issue, issue.facts, doc, build_index(doc))
+    if memo is None or memo.doc is not doc:
+        memo = RepairMemo(doc)
+    return builder(issue, issue.facts, doc, LazyIndex(memo))  # type: ignore[arg-type]

@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Callable
 
 from grooph_core.issues import Facts, Issue
-from grooph_core.ops.graph_repairs import nearest, position
+from grooph_core.ops.graph_repairs import OTHER_TARGETS, position
+from grooph_core.ops.memo import RepairMemo
 from grooph_core.ops.map_edits import remove_session_graph, set_carrier_field, set_handoff_carrier, set_reference
 from grooph_core.ops.repair_types import Candidate
 from grooph_core.rules.map.carriers import HandoffNoCarrier
@@ -21,24 +22,21 @@ from grooph_core.rules.map.references import MapDanglingRef
 from grooph_core.rules.map.semantics import CARRIER_LABELS, End
 from grooph_core.text import is_blank
 
-MapBuilder = Callable[[Issue, Facts | None, dict], list[Candidate]]
+# Each builder gets the issue, its facts, the map and the map's `RepairMemo` (its ids and near names,
+# kept per document value).
+MapBuilder = Callable[[Issue, Facts | None, dict, RepairMemo], list[Candidate]]
 
 
-def _ids(doc: dict, key: str) -> list[str]:
-    objs = doc.get(key)
-    return [o["id"] for o in objs if isinstance(o, dict) and isinstance(o.get("id"), str)] if isinstance(objs, list) else []
-
-
-def dangling_ref(issue: Issue, f: MapDanglingRef, doc: dict) -> list[Candidate]:
+def dangling_ref(issue: Issue, f: MapDanglingRef, doc: dict, memo: RepairMemo) -> list[Candidate]:
     """Point the reference at the close match (preferred) or another existing lane / end (offered,
     nearest names first)."""
     ref, field, holder = f.ref, f.field, f.holder_id
     if not isinstance(ref, str) or not issue.pointers:
         return []
-    pool = _ids(doc, "lanes") if field == "lane" else _ids(doc, "sessions") + _ids(doc, "people")
+    lists = ("lanes",) if field == "lane" else ("sessions", "people")
     suggestion = f.suggestion
     out = []
-    for t in nearest(ref, pool, suggestion):
+    for t in memo.nearest(ref, lists, suggestion, OTHER_TARGETS):
         if field == "lane":
             title = f"Put session {holder} in lane {t}"
         elif field == "to":
@@ -62,7 +60,7 @@ def _person_name(end: End) -> str | None:
     return name if isinstance(name, str) and not is_blank(name) else end.id
 
 
-def handoff_no_carrier(issue: Issue, f: HandoffNoCarrier, doc: dict) -> list[Candidate]:
+def handoff_no_carrier(issue: Issue, f: HandoffNoCarrier, doc: dict, memo: RepairMemo) -> list[Candidate]:
     hid = f.handoff
     hi = position(issue, "handoffs")
     if hi is None:
@@ -128,7 +126,7 @@ def handoff_no_carrier(issue: Issue, f: HandoffNoCarrier, doc: dict) -> list[Can
     return [c for c in out if c.fill is None] + [c for c in out if c.fill is not None]
 
 
-def graph_unresolved(issue: Issue, f: GraphUnresolved, doc: dict) -> list[Candidate]:
+def graph_unresolved(issue: Issue, f: GraphUnresolved, doc: dict, memo: RepairMemo) -> list[Candidate]:
     si = position(issue, "sessions")
     if si is None:
         return []
@@ -143,7 +141,10 @@ BUILDERS: dict[str, MapBuilder] = {
 }
 
 
-def map_candidates(issue: Issue, doc: dict) -> list[Candidate]:
+def map_candidates(issue: Issue, doc: dict, memo: RepairMemo | None = None) -> list[Candidate]:
+    """The candidate repairs of a map issue; `memo`, when given, is the `RepairMemo` of this `doc`."""
     builder = BUILDERS.get(issue.code)
-    return builder(issue, issue.facts, doc) if builder is not None else []
+    if builder is None:
+        return []
+    return builder(issue, issue.facts, doc, memo if memo is not None and memo.doc is doc else RepairMemo(doc))
 

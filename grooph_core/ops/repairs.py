@@ -26,6 +26,7 @@ from grooph_core.ops.doc_edits import apply_edits, is_edit_list
 from grooph_core.ops.edit_repairs import edit_candidates
 from grooph_core.ops.graph_repairs import graph_candidates
 from grooph_core.ops.map_repairs import map_candidates
+from grooph_core.ops.memo import RepairMemo
 from grooph_core.ops.repair_types import CLASS_ORDER, Candidate, Repair
 
 __all__ = ["Repair", "repairs_for", "result_of", "fix_all", "candidates_for"]
@@ -46,12 +47,14 @@ def result_of(repair: Repair, doc: dict, kind: str) -> dict | None:
     return _result(repair.ops, doc, kind)
 
 
-def candidates_for(issue: Issue, doc: dict, kind: str) -> list[Candidate]:
-    """Every repair the builders propose for the issue, before the checks, best first."""
+def candidates_for(issue: Issue, doc: dict, kind: str, memo: RepairMemo | None = None) -> list[Candidate]:
+    """Every repair the builders propose for the issue, before the checks, best first. `memo`: the
+    `RepairMemo` of this `doc` (the editor keeps one per analysis), so that what the builders read of
+    the document is computed once per version."""
     if not isinstance(doc, dict):
         return []
     found = edit_candidates(issue, doc, kind)
-    found += graph_candidates(issue, doc) if kind == "graph" else map_candidates(issue, doc)
+    found += graph_candidates(issue, doc, memo) if kind == "graph" else map_candidates(issue, doc, memo)
     return sorted(found, key=lambda c: CLASS_ORDER[c.kind])  # stable: builders' order within a class
 
 
@@ -120,7 +123,7 @@ class Stopped(Exception):
 
 def repairs_for(issue: Issue, doc: dict, kind: str, *, export: bool = False, resolver=None,
                 verify: bool = True, only_safe: bool = False, stop=None, title: str | None = None,
-                before: list[Issue] | None = None) -> list[Repair]:
+                before: list[Issue] | None = None, memo: RepairMemo | None = None) -> list[Repair]:
     """The repairs of `issue` on `doc` (a graph or a map value), best first, each passing §8.2.
 
     `export` says whether the document is validated for export (the checks re-validate the same way;
@@ -128,8 +131,8 @@ def repairs_for(issue: Issue, doc: dict, kind: str, *, export: bool = False, res
     builders). `only_safe` keeps the safe ones (fix-all); `title` only the candidates of that title
     (a quick fix resolved from its menu entry: the others are not checked). `before`, when given, is
     `validate_value(doc, kind, export=export, resolver=resolver)` already computed (the editor's
-    analysis holds it). `stop()`, asked before each check, raises `Stopped` when true."""
-    found = candidates_for(issue, doc, kind)
+    analysis holds it); `memo`, the document's `RepairMemo` (see `candidates_for`). `stop()`, asked before each check, raises `Stopped` when true."""
+    found = candidates_for(issue, doc, kind, memo)
     if only_safe:
         found = [c for c in found if c.kind == "safe"]
     if title is not None:
