@@ -126,10 +126,11 @@ async def test_an_open_workflow_text_wins_over_its_file(lsp_raw, tmp_path):
     await wait_for(lambda: codes(lsp_raw.diagnostics[uri]) == ["E_WF_UNKNOWN_STATUS"])
     # the file changes on disk meanwhile: the editor's text still speaks for it
     good.write_text(GOOD_FLOW.read_text("utf-8") + "unknown_key: 1\n", encoding="utf-8")
-    lsp_raw.workspace_did_change_watched_files(event(good, lsp.FileChangeType.Changed))
-    marker = tmp_path / "flows" / "marker.workflow.yaml"
+    marker = tmp_path / "flows" / "marker.workflow.yaml"  # checked with it, in the same notification
     marker.write_text(BROKEN_FLOW, encoding="utf-8")
-    lsp_raw.workspace_did_change_watched_files(event(marker, lsp.FileChangeType.Created))
+    lsp_raw.workspace_did_change_watched_files(lsp.DidChangeWatchedFilesParams(changes=[
+        lsp.FileEvent(uri=good.as_uri(), type=lsp.FileChangeType.Changed),
+        lsp.FileEvent(uri=marker.as_uri(), type=lsp.FileChangeType.Created)]))
     await wait_for(lambda: marker.as_uri() in lsp_raw.diagnostics)
     assert codes(lsp_raw.diagnostics[uri]) == ["E_WF_UNKNOWN_STATUS"]
     # closed without saving: the file on disk speaks again
