@@ -1,4 +1,5 @@
-"""The workspace in the server (issue 17 item 1): every grooph document under the workspace folders is
+"""The workspace in the server (issue 17 item 1): every grooph document under the workspace folders, and
+every workflow, board and episode record (the neighbouring formats, issue 15, by their names), is
 checked without being opened, and its problems reported: `workspace/diagnostic` for clients that pull,
 published diagnostics otherwise, with `$/progress` while the first scan runs. Files created, changed or
 deleted on disk are followed (`workspace/didChangeWatchedFiles`, registered dynamically); an open
@@ -23,7 +24,7 @@ from pygls.uris import from_fs_path, to_fs_path
 from grooph_core.line_index import LineIndex
 from grooph_core.kinds import kind_from_name
 from grooph_core.rules.map.graph_pointers import file_graph_resolver, graph_answer_at
-from grooph_core.workspace.discover import is_candidate_name, walk
+from grooph_core.workspace.discover import is_candidate_name, name_globs, walk
 from grooph_core.workspace.facts import DocumentFacts, document_facts
 from grooph_core.workspace.index import Checked, WorkspaceIndex, check_file, check_text, file_stamp
 from grooph_lsp import convert
@@ -37,7 +38,9 @@ log = logging.getLogger("grooph_lsp")
 LINES_KEPT = 64  # line indexes of closed files kept for positions (symbols, references)
 CHUNK = 16  # files checked per step off the loop; the loop answers requests between steps
 WATCH_ID = "grooph-watched-files"
-WATCHED_GLOBS = ("**/*.json", "**/.gitignore")
+# Every name the scan looks at (`*.json`, and the neighbouring formats' other suffixes from kinds.py:
+# `*.workflow.yaml`, `*.workflow.yml`), and the ignore files.
+WATCHED_GLOBS = (*name_globs(), "**/.gitignore")
 # Folders created or deleted are watched too (`convert.watched_files(folders=True)`): a file written
 # into a folder made a moment before gets no event of its own from the client's watcher (VS Code 1.100
 # seen missing it: the folder is watched only after the file is in), so a new folder is walked for
@@ -157,7 +160,7 @@ class Workspace:
         Each is read from the scheduler's analysis of the version open when it is asked for."""
         out: dict[str, DocumentFacts] = {}
         for doc in list(self.ls.store.docs.values()):
-            if doc.served() and doc.neighbour is None:  # graphs and maps only
+            if doc.served():  # graphs and maps, workflows, boards and episode records
                 f = await self.facts_of_open(doc)
                 if self.ls.store.get(doc.uri) is doc:  # still open once its analysis came
                     out[f.path] = f

@@ -1,5 +1,6 @@
-"""Finding the grooph documents under a folder: by name (`*.grooph.json`, `*.grooph-map.json`), or a
-`.json` file whose top level claims to be one (`grooph` / `groophMap`, kinds.py), skipping what
+"""Finding the grooph documents under a folder: by name (`*.grooph.json`, `*.grooph-map.json`, and the
+neighbouring formats' names of kinds.NEIGHBOURS: `*.workflow.yaml`, `*.board.json`, `*.episodes.json`
+…), or a `.json` file whose top level claims to be one (`grooph` / `groophMap`, kinds.py), skipping what
 `.gitignore` ignores (gitignore.py). Symbolic links to folders are not followed (no cycles)."""
 
 from __future__ import annotations
@@ -7,13 +8,20 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
-from grooph_core.kinds import kind_from_name
+from grooph_core.kinds import DOC_SUFFIXES, kind_from_name, neighbour_from_name
 from grooph_core.workspace.gitignore import IgnoreTree
 
 
 def is_candidate_name(name: str) -> bool:
-    """A file name worth looking at: a grooph name, or any `.json` (it may claim by content)."""
-    return kind_from_name(name) is not None or name.lower().endswith(".json")
+    """A file name worth looking at: a grooph name, a neighbouring format's name, or any `.json` (it may
+    claim by content)."""
+    return kind_from_name(name) is not None or neighbour_from_name(name) is not None or name.lower().endswith(".json")
+
+
+def name_globs() -> tuple[str, ...]:
+    """The glob patterns of the names `is_candidate_name` accepts, for a file watcher: every `.json`,
+    and each document suffix of another extension (kinds.DOC_SUFFIXES: `.workflow.yaml` …)."""
+    return ("**/*.json", *dict.fromkeys(f"**/*{s}" for s in DOC_SUFFIXES if not s.endswith(".json")))
 
 
 def walk(root: str, tree: IgnoreTree | None = None) -> Iterator[str]:

@@ -1,20 +1,26 @@
 """What the workspace keeps about one document once it is analysed: its title, its error count, the
 symbols `workspace/symbol` searches, the graph pointers of a map's sessions, and what the code lenses
-say. Spans are character offsets in the document's text (the shell converts them)."""
+say. Spans are character offsets in the document's text (the shell converts them). A neighbouring
+document (a workflow, board or episode record) has its outline's symbols (neighbour_outline.py) and no
+links or lenses."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from grooph_core.analysis import Analysis
-from grooph_core.kinds import Kind
+import os
+
+from grooph_core.analysis import DocumentAnalysis
+from grooph_core.kinds import NEIGHBOUR_KINDS, Kind
 from grooph_core.navigation import Symbol, document_symbols
+from grooph_core.neighbour_outline import neighbour_symbols
 from grooph_core.rules.map.graph_pointers import graph_path
 from grooph_core.workspace.lenses import handoff_counts, loop_brakes_words
 
 Span = tuple[int, int]
-# The objects `workspace/symbol` finds (issue 17 item 3); the documents themselves too.
-SEARCHED_KINDS = frozenset({"graph", "map", "node", "loop", "lane", "session", "handoff", "person"})
+# The objects `workspace/symbol` finds (issue 17 item 3); the documents themselves too; of the
+# neighbouring formats, a workflow's statuses and a board's tasks (the outline's kinds).
+SEARCHED_KINDS = frozenset({"graph", "map", "node", "loop", "lane", "session", "handoff", "person", "status", "task"})
 
 
 @dataclass(frozen=True)
@@ -63,6 +69,9 @@ class DocumentFacts:
 
     @property
     def title(self) -> str:
+        """The document's name, else its id; a neighbouring document (which has neither) its file name."""
+        if self.kind in NEIGHBOUR_KINDS:
+            return self.name or self.ident or os.path.basename(self.path)
         return self.name or self.ident
 
 
@@ -76,18 +85,38 @@ def _flatten(symbols: list[Symbol] | tuple[Symbol, ...]):
         yield from _flatten(s.children)
 
 
-def _spans(analysis: Analysis, sym_pointer: str, id_pointer: str | None) -> tuple[Span, Span]:
+def _spans(analysis: DocumentAnalysis, sym_pointer: str, id_pointer: str | None, on_key: bool = False) -> tuple[Span, Span]:
     full = analysis.extent(sym_pointer) if sym_pointer else None
     full = full or (0, len(analysis.text))
-    sel = analysis.pointer_span(id_pointer) if id_pointer else full
+    sel = analysis.pointer_span(id_pointer, key=on_key) if id_pointer else full
     if not (full[0] <= sel[0] and sel[1] <= full[1]):
         sel = full
     return full, sel
 
 
-def document_facts(path: str, analysis: Analysis) -> DocumentFacts:
+def _neighbour_facts(path: str, analysis: DocumentAnalysis, value: dict, errors: int) -> DocumentFacts:
+    """A workflow's statuses, a board's tasks (by their keys; a task's title as its name): the entries
+    of the document outline that `workspace/symbol` searches (neighbour_outline.py)."""
+    symbols: list[SymbolFact] = []
+    for sym in _flatten(neighbour_symbols(value, analysis.kind)):
+        if sym.kind not in SEARCHED_KINDS:
+            continue
+        title = _s(_at(value, sym.pointer).get("title")) if sym.kind == "task" else ""
+        full, sel = _spans(analysis, sym.pointer, sym.id_pointer, sym.on_key)
+        symbols.append(SymbolFact(sym.kind, sym.name, title, full, sel))
+    board = analysis.kind == "board"  # board.md §2: a board has a `slug` and a `name`; the others neither
+    return DocumentFacts(
+        path=path, kind=analysis.kind, ident=_s(value.get("slug")) if board else "",  # type: ignore[arg-type]
+        name=_s(value.get("name")) if board else "", goal="", errors=errors,
+        warnings=len(analysis.issues) - errors, symbols=tuple(symbols), links=(), lenses=(),
+    )
+
+
+def document_facts(path: str, analysis: DocumentAnalysis) -> DocumentFacts:
     """The facts of one analysed document (any text: broken parts simply contribute nothing)."""
     value = analysis.value if isinstance(analysis.value, dict) else {}
+    if analysis.kind in NEIGHBOUR_KINDS:
+        return _neighbour_facts(path, analysis, value, sum(1 for i in analysis.issues if i.severity == "error"))
     symbols: list[SymbolFact] = []
     for sym in _flatten(document_symbols(value, analysis.kind)):
         if sym.kind not in SEARCHED_KINDS:

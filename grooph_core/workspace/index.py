@@ -1,6 +1,8 @@
 """The workspace index: every grooph document found on disk, checked without being opened (issue 17).
 
-`check_file` reads and analyses one file (safe to run off the event loop: it touches nothing shared);
+`check_file` reads and analyses one file (safe to run off the event loop: it touches nothing shared): a
+graph or map, or a neighbouring document by its name (a workflow, board or episode record, kinds.NEIGHBOURS,
+analysed as the editor does, neighbours.py);
 `WorkspaceIndex` keeps the results by path and answers the cross-file questions: which maps name a
 graph, which documents hold a symbol. An editor's open texts are laid over the disk's by the caller
 (`overlay`): an open editor's text always wins over the file.
@@ -12,10 +14,11 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from grooph_core.analysis import Analysis, analyze
+from grooph_core.analysis import Analysis, DocumentAnalysis, analyze
 from grooph_core.issues import make
-from grooph_core.kinds import CLAIM_KEYS, CLAIM_WINDOW, claims_grooph, kind_from_name
+from grooph_core.kinds import CLAIM_KEYS, CLAIM_WINDOW, claims_grooph, kind_from_name, neighbour_from_name
 from grooph_core.load import decode
+from grooph_core.neighbours import NeighbourAnalysis, analyze_neighbour
 from grooph_core.rules.map.graph_pointers import NOT_A_GRAPH, file_graph_resolver, graph_answer_for_text
 from grooph_core.source import parse
 from grooph_core.workspace.discover import walk
@@ -33,7 +36,7 @@ class Checked:
     facts, and the (mtime, size) it was read at."""
 
     path: str
-    analysis: Analysis
+    analysis: DocumentAnalysis
     facts: DocumentFacts
     stamp: Stamp
     graph_answer: str = NOT_A_GRAPH  # what a map naming this file is told (map.md §6.8)
@@ -48,15 +51,24 @@ def file_stamp(path: str) -> Stamp | None:
 
 
 def _unread(path: str, issue, stamp: Stamp) -> Checked:
-    kind = kind_from_name(os.path.basename(path)) or "graph"
-    analysis = Analysis("", kind, parse(""), (issue,))
+    name = os.path.basename(path)
+    neighbour = neighbour_from_name(name)
+    analysis: DocumentAnalysis
+    if neighbour is not None:
+        analysis = NeighbourAnalysis("", neighbour, parse(""), (issue,))
+    else:
+        analysis = Analysis("", kind_from_name(name) or "graph", parse(""), (issue,))
     return Checked(path, analysis, document_facts(path, analysis), stamp)
 
 
 def check_text(path: str, text: str, stamp: Stamp, *, max_chars: int, export: bool = False,
                open_text: OpenText | None = None) -> Checked:
     """Analyse a document's text as the editor would (tolerant), with the map resolver of map.md §6.8
-    (open texts winning over files)."""
+    (open texts winning over files); a neighbouring document by its name, with its own rules."""
+    neighbour = neighbour_from_name(os.path.basename(path))
+    if neighbour is not None:
+        na = analyze_neighbour(text, neighbour, max_chars=max_chars)
+        return Checked(path, na, document_facts(path, na), stamp)
     analysis = analyze(text, name=os.path.basename(path), export=export, max_chars=max_chars,
                        resolver=file_graph_resolver(path, open_text))
     answer = graph_answer_for_text(text) if analysis.kind == "graph" else NOT_A_GRAPH
@@ -65,11 +77,13 @@ def check_text(path: str, text: str, stamp: Stamp, *, max_chars: int, export: bo
 
 def check_file(path: str, *, max_chars: int, export: bool = False, open_text: OpenText | None = None) -> Checked | None:
     """Read and analyse one file; None when it is gone, not a regular file, or a `.json` that does not
-    claim to be a grooph document. A file over `max_chars` bytes is not read: one E_DOC_LIMIT says so."""
+    claim to be a grooph document (nor is named as a neighbouring one). A file over `max_chars` bytes is
+    not read: one E_DOC_LIMIT says so."""
     stamp = file_stamp(path)
     if stamp is None or not os.path.isfile(path):
         return None
-    named = kind_from_name(os.path.basename(path)) is not None
+    name = os.path.basename(path)
+    named = kind_from_name(name) is not None or neighbour_from_name(name) is not None
     if stamp[1] > max_chars:
         if not named and not _head_claims(path):
             return None
@@ -81,6 +95,8 @@ def check_file(path: str, *, max_chars: int, export: bool = False, open_text: Op
     except OSError:
         return None
     text, err = decode(data)
+    if text is None and neighbour_from_name(name) is not None:  # as the command line says it (neighbours.py)
+        err = make("E_SYNTAX", err.message, span=(0, 0))
     if text is None:
         return _unread(path, err, stamp) if named else None
     if not named and not claims_grooph(text):

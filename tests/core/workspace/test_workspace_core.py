@@ -96,3 +96,77 @@ def test_loop_brakes_in_words():
         "$2.5 · a person every 1 round · until the bar passes"
     assert loop_brakes_words({"stops": []}) == "no brakes"
     assert loop_brakes_words({"stops": [{"kind": "max-iterations", "n": "five"}]}) == "no brakes"
+
+
+# --- the neighbouring formats (issue 15) in the workspace ----------------------------------------------
+FIXTURES = os.path.join(os.path.dirname(__file__), "..", "..", "..", "fixtures")
+FLOW = os.path.join(FIXTURES, "workflow", "valid", "spec-example.workflow.yaml")
+BOARD = os.path.join(FIXTURES, "board", "valid", "checkout.board.json")
+TWICE = os.path.join(FIXTURES, "episodes", "invalid", "E_EPISODES_DUPLICATE", "twice.episodes.json")
+
+
+def _copy(src: str, dst) -> str:
+    with open(src, encoding="utf-8") as f:
+        return write(dst, f.read())
+
+
+def test_neighbours_are_found_by_name_and_ignored_as_graphs_are(tmp_path):
+    from grooph_core.workspace.discover import is_candidate_name, name_globs
+
+    assert is_candidate_name("a.workflow.yaml") and is_candidate_name("a.workflow.yml")
+    assert is_candidate_name("a.board.json") and not is_candidate_name("other.yaml")
+    # every suffix kinds.py names is watched; .json once
+    assert name_globs() == ("**/*.json", "**/*.workflow.yaml", "**/*.workflow.yml")
+    _copy(FLOW, tmp_path / "f" / "a.workflow.yaml")
+    _copy(FLOW, tmp_path / "build" / "b.workflow.yaml")
+    _copy(FLOW, tmp_path / "c.yaml")  # a workflow by content, not by name: the workspace leaves it
+    _copy(BOARD, tmp_path / "x.board.json")
+    write(tmp_path / ".gitignore", "build/\n")
+    found = sorted(os.path.relpath(p, tmp_path) for p in WorkspaceIndex([str(tmp_path)]).discover())
+    assert found == [os.path.join("f", "a.workflow.yaml"), "x.board.json"]
+
+
+def test_neighbours_are_checked_as_the_editor_checks_them(tmp_path):
+    from grooph_core.neighbours import analyze_neighbour
+    from grooph_core.kinds import NEIGHBOUR_KINDS
+
+    text = open(TWICE, encoding="utf-8").read()
+    rec = check_file(_copy(TWICE, tmp_path / "r.episodes.json"), max_chars=LIMIT)
+    assert rec.facts.kind == "episodes" and rec.facts.title == "r.episodes.json"
+    want = analyze_neighbour(text, NEIGHBOUR_KINDS["episodes"], max_chars=LIMIT).issues
+    assert [i.code for i in rec.analysis.issues] == [i.code for i in want] and "E_EPISODES_DUPLICATE" in [i.code for i in want]
+    assert rec.facts.errors == sum(1 for i in want if i.severity == "error")
+    # a board's JSON does not claim to be a grooph document: its name is enough
+    board = check_file(_copy(BOARD, tmp_path / "b.board.json"), max_chars=LIMIT)
+    assert board.facts.kind == "board" and board.analysis.issues == () and board.facts.title == "Checkout rewrite"
+    assert board.facts.links == () and board.facts.lenses == ()
+    # a file not UTF-8, or too large: one issue, in the neighbours' own words (workflow.md §0)
+    (tmp_path / "l.workflow.yaml").write_bytes(b"initial: caf\xe9\n")
+    latin = check_file(str(tmp_path / "l.workflow.yaml"), max_chars=LIMIT)
+    assert [i.code for i in latin.analysis.issues] == ["E_SYNTAX"] and "not UTF-8" in latin.analysis.issues[0].message
+    assert latin.facts.kind == "workflow"
+    big = check_file(_copy(FLOW, tmp_path / "big.workflow.yaml"), max_chars=100)
+    assert [i.code for i in big.analysis.issues] == ["E_DOC_LIMIT"] and big.facts.kind == "workflow"
+
+
+def test_statuses_and_tasks_are_searched_across_documents(tmp_path):
+    index = WorkspaceIndex([str(tmp_path)])
+    for p in (_copy(FLOW, tmp_path / "a.workflow.yaml"), _copy(BOARD, tmp_path / "b.board.json"),
+              _copy(TWICE, tmp_path / "c.episodes.json")):
+        index.put(check_file(p, max_chars=LIMIT))
+    (facts, sym), = [(f, s) for f, s in index.search("review", {}) if s.kind == "status"]
+    text = open(FLOW, encoding="utf-8").read()
+    assert (sym.ident, sym.name, facts.path) == ("review", "", str(tmp_path / "a.workflow.yaml"))
+    assert text[sym.selection[0]:sym.selection[1]] == "review"  # the status's key
+    assert text[sym.span[0]:sym.span[1]].startswith("review:\n    stored_as: review")
+    # run states, roles, events and episodes are not searched; a task by title or by id
+    assert {s.kind for f in index.all_facts({}) for s in f.symbols} == {"status", "task"}
+    (_, task), = index.search("payment states", {})
+    assert (task.kind, task.ident, task.name) == ("task", "t-1", "Design the payment states")
+    assert index.search("t-1", {})[0][1].ident == "t-1"
+    # an open document's facts (the overlay) win over the file's
+    edited = check_file(write(tmp_path / "edited" / "a.workflow.yaml", text.replace("review", "inspection")),
+                        max_chars=LIMIT)
+    overlay = {str(tmp_path / "a.workflow.yaml"): edited.facts}
+    assert [s.ident for _, s in index.search("inspection", overlay) if s.kind == "status"] == ["inspection"]
+    assert [s for _, s in index.search("review", overlay) if s.kind == "status"] == []
