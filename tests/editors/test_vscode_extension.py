@@ -85,6 +85,13 @@ def test_manifest_contributes_what_the_issue_lists():
         assert defaults["editor.formatOnSave"] is True
         assert defaults["editor.defaultFormatter"] == extension_id
         assert defaults["files.eol"] == "\n"  # a new graph or map starts with LF, as graph.md §6.1 wants
+    # A plain YAML value is a string to VS Code, where quick suggestions are off by default: a workflow's
+    # statuses, roles and words (issue 15 point 5) pop up as you type only with `strings` on (VS Code 1.100's
+    # schema: each of other/comments/strings is true/false or "on"/"inline"/"off"). No format on save: the
+    # server does not format a workflow (grooph_core.neighbour_format.WORKFLOW_NOT_FORMATTED).
+    workflow = contributes["configurationDefaults"]["[grooph-workflow]"]
+    assert workflow["editor.quickSuggestions"] == {"other": "on", "comments": "off", "strings": "on"}
+    assert "editor.formatOnSave" not in workflow
     validation = {v["fileMatch"]: v["url"] for v in contributes["jsonValidation"]}
     assert validation == {
         "*.grooph.json": "./schemas/grooph-0.schema.json",
