@@ -1,4 +1,4 @@
-"""Benchmark of `grooph_core.source.parse` against `json.loads` (issue 3 item 6).
+"""Benchmark of `grooph_core.source.json_reader.parse` against `json.loads` (issue 3 item 6).
 
 Run: `python -m bench.bench_source` from the repository root. Prints medians over repeats for
 generated graph-like documents of about 2k, 24k, 240k and 1M characters: valid text, the same text
@@ -15,7 +15,7 @@ import statistics
 import time
 
 from bench.graph_docs import graph_doc
-from grooph_core.source import parse
+from grooph_core.source.json_reader import parse
 
 SIZES = (2_000, 24_000, 240_000, 1_000_000)
 

@@ -15,10 +15,10 @@ import statistics
 import time
 
 from bench.graph_docs import graph_doc
-from grooph_core.canonical import canonical_text
 from grooph_core.rules.doc_size import doc_size_issues
 from grooph_core.rules.unknown_keys import unknown_key_issues
-from grooph_core.schema_check import schema_issues
+from grooph_core.schema.canonical import canonical_text
+from grooph_core.schema.check import schema_issues
 
 SIZES = (2_000, 24_000, 240_000, 1_000_000)
 

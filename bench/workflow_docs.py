@@ -111,10 +111,10 @@ def _timed(fn, repeats=3):
 
 
 def main() -> None:
-    from grooph_core import yaml_libyaml
-    from grooph_core.kinds import neighbour_from_value
-    from grooph_core.neighbours import analyze_neighbour
-    from grooph_core.yaml_source import parse_yaml
+    from grooph_core.source import yaml_libyaml
+    from grooph_core.source.kinds import neighbour_from_value
+    from grooph_core.ide.neighbour_analysis import analyze_neighbour
+    from grooph_core.source.yaml_reader import parse_yaml
 
     text = workflow_text()
     kind = neighbour_from_value(parse_yaml(text[:2000].rsplit("\n  s", 1)[0] + "\n").value, "yaml")

@@ -1,5 +1,5 @@
 """Code actions (quick fixes, `source.fixAll.grooph`) and the commands `grooph.preview`,
-`grooph.applyOperations` and `grooph.revealFill`: translate, call `grooph_core.actions`, convert
+`grooph.applyOperations` and `grooph.revealFill`: translate, call `grooph_core.ide.actions`, convert
 (`convert`). Registered in `server.FEATURES` and `server.COMMANDS`."""
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
 
-from grooph_core import actions as core
-from grooph_core.neighbour_repairs import neighbour_fixes
+from grooph_core.ide import actions as core
+from grooph_core.ide.neighbour_repairs import neighbour_fixes
+from grooph_core.ide.refused import Refused
 from grooph_core.ops.repairs import Stopped
-from grooph_core.refactor import Refused
 from grooph_lsp import convert
 from grooph_lsp.convert import FIX_ALL, to_lsp_range, to_offset
 from grooph_lsp.errors import ContentModified, RequestRefused
@@ -245,7 +245,7 @@ async def reveal_fill(ls, *args):
 
 
 async def _neighbour_actions(ls: "GroophServer", params: lsp.CodeActionParams) -> list[lsp.CodeAction] | None:
-    """Quick fixes of a workflow, board or episode record (`grooph_core.neighbour_repairs`), edits included."""
+    """Quick fixes of a workflow, board or episode record (`grooph_core.ide.neighbour_repairs`), edits included."""
     doc = ls.store.get(params.text_document.uri)
     if doc is None or not doc.served() or doc.neighbour is None:
         return None

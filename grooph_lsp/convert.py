@@ -8,12 +8,12 @@ from typing import Any
 
 from lsprotocol import types as lsp
 
-from grooph_core.analysis import DocumentAnalysis
-from grooph_core.code_docs import page_uri
+from grooph_core.ide.analysis import DocumentAnalysis
+from grooph_core.ide.code_docs import page_uri
+from grooph_core.ide.navigation import PlacedSymbol
+from grooph_core.ide.text_edits import TextEdit
 from grooph_core.issues import CODES, Issue
-from grooph_core.line_index import LineIndex, lsp_range
-from grooph_core.navigation import PlacedSymbol
-from grooph_core.text_edits import TextEdit
+from grooph_core.source.line_index import LineIndex, lsp_range
 
 # --- what the server registers (options of the methods in server.FEATURES) ------------------------
 FIX_ALL = "source.fixAll.grooph"

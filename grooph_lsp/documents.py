@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from urllib.parse import unquote, urlparse
 
-from grooph_core.analysis import DocumentAnalysis, analyze
-from grooph_core.kinds import NeighbourKind, claims_grooph, kind_from_name, neighbour_from_name
-from grooph_core.line_index import LineIndex
-from grooph_core.neighbours import analyze_neighbour
+from grooph_core.ide.analysis import DocumentAnalysis, analyze
+from grooph_core.ide.neighbour_analysis import analyze_neighbour
+from grooph_core.source.kinds import NeighbourKind, claims_grooph, kind_from_name, neighbour_from_name
+from grooph_core.source.line_index import LineIndex
 
 GROOPH_LANGUAGES = {"grooph", "grooph-map"}
 
@@ -125,7 +125,7 @@ def analyse_text(uri: str, name: str, text: str, *, export: bool, max_chars: int
                  resolver=None) -> DocumentAnalysis:
     """The analysis of one version's text (a function of its arguments and the files a map names: safe
     in a worker thread). `resolver` looks up a map's graphs; by default, beside the map on disk. A
-    neighbouring format (by name) gets its own analysis (grooph_core.neighbours)."""
+    neighbouring format (by name) gets its own analysis (grooph_core.ide.neighbour_analysis)."""
     neighbour = neighbour_from_name(name)
     if neighbour is not None:
         return analyze_neighbour(text, neighbour, max_chars=max_chars)

@@ -12,16 +12,16 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
 
-from grooph_core import completion as core_completion
-from grooph_core import hover as core_hover
-from grooph_core.formatting import format_edits
-from grooph_core.navigation import document_symbols, folding_lines, place_symbols
-from grooph_core.neighbour_completion import neighbour_complete_at
-from grooph_core.neighbour_format import WORKFLOW_NOT_FORMATTED
-from grooph_core.neighbour_hover import neighbour_hover_at
-from grooph_core.neighbour_outline import neighbour_symbols
-from grooph_core import refactor
-from grooph_core.refactor import Refused
+from grooph_core.ide import completion as core_completion
+from grooph_core.ide import hover as core_hover
+from grooph_core.ide import refactor
+from grooph_core.ide.formatting import format_edits
+from grooph_core.ide.navigation import document_symbols, folding_lines, place_symbols
+from grooph_core.ide.neighbour_completion import neighbour_complete_at
+from grooph_core.ide.neighbour_format import WORKFLOW_NOT_FORMATTED
+from grooph_core.ide.neighbour_hover import neighbour_hover_at
+from grooph_core.ide.neighbour_outline import neighbour_symbols
+from grooph_core.ide.refused import Refused
 from grooph_core.semantics import neighbour_names
 from grooph_lsp import convert, workspace_features
 from grooph_lsp.convert import to_offset

@@ -29,7 +29,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
-from grooph_core.analysis import Analysis
+from grooph_core.ide.analysis import Analysis
 
 if TYPE_CHECKING:
     from grooph_lsp.documents import OpenDocument

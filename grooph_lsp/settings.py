@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from grooph_core.source import MAX_CHARS
+from grooph_core.source.json_reader import MAX_CHARS
 
 THEMES = ("light", "dark", "auto")
 

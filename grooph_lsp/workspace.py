@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING
 from lsprotocol import types as lsp
 from pygls.uris import from_fs_path, to_fs_path
 
-from grooph_core.line_index import LineIndex
-from grooph_core.kinds import kind_from_name
 from grooph_core.rules.map.graph_pointers import file_graph_resolver, graph_answer_at
+from grooph_core.source.kinds import kind_from_name
+from grooph_core.source.line_index import LineIndex
 from grooph_core.workspace.discover import is_candidate_name, name_globs, walk
 from grooph_core.workspace.facts import DocumentFacts, document_facts
 from grooph_core.workspace.index import Checked, WorkspaceIndex, check_file, check_text, file_stamp

@@ -12,16 +12,16 @@ from __future__ import annotations
 import json
 import sys
 
-from grooph_core.canonical import canonical_text
 from grooph_core.cli.args import UsageError, parse_args
 from grooph_core.cli.files import is_kept_graph, kept_graph_refusal, write_text
 from grooph_core.cli.listing import print_listing
 from grooph_core.issues import Issue
-from grooph_core.load import NoSuchFile, decode, read_document
 from grooph_core.ops import apply
-from grooph_core.schema_check import schema_issues
-from grooph_core.source import parse_strict
-from grooph_core.validate import validate_value
+from grooph_core.rules.validate import validate_value
+from grooph_core.schema.canonical import canonical_text
+from grooph_core.schema.check import schema_issues
+from grooph_core.source.json_reader import parse_strict
+from grooph_core.source.load import NoSuchFile, decode, read_document
 
 SYNOPSIS = ("grooph apply <file> [<ops.json | ->] [--ops <ops.json | ->] [--write | --in-place | --out <file>] "
             "[--for-export] [--json]")

@@ -16,12 +16,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from grooph_core.cli.discover import Named
-from grooph_core import neighbours
+from grooph_core.ide import neighbour_analysis as neighbours
 from grooph_core.issues import Issue
-from grooph_core.line_index import LineIndex, lsp_range
-from grooph_core.kinds import any_kind_from_name, is_yaml_name, neighbour_from_name, neighbour_from_value
-from grooph_core.load import Loaded, NoSuchFile, read_document
-from grooph_core.validate import validate_value
+from grooph_core.rules.validate import validate_value
+from grooph_core.source.kinds import any_kind_from_name, is_yaml_name, neighbour_from_name, neighbour_from_value
+from grooph_core.source.line_index import LineIndex, lsp_range
+from grooph_core.source.load import Loaded, NoSuchFile, read_document
 
 # Below this many files the pool costs more than it saves: bench/bench_validate_cli.py measures a pool of
 # 2 started and stopped in 7-11 ms and a 2k graph checked in 0.24-0.34 ms, so the pool pays from 40-90 of
@@ -63,8 +63,8 @@ def issue_ranges(doc: Loaded, issues: list[Issue]) -> list[dict]:
         return neighbours.report_ranges(doc, issues)
     if doc.text is None:
         return [lsp_range(LineIndex(""), (0, 0)) for _ in issues]
-    from grooph_core.analysis import issue_span
-    from grooph_core.source import parse
+    from grooph_core.ide.analysis import issue_span
+    from grooph_core.source.json_reader import parse
 
     parsed = parse(doc.text)
     lines = LineIndex(doc.text)
@@ -76,7 +76,7 @@ def issue_ranges(doc: Loaded, issues: list[Issue]) -> list[dict]:
 def check_file(path: str, *, export: bool) -> tuple[Loaded, list[Issue], dict]:
     """Validate one file (cli.md §2.1); returns the loaded document, its issues and the extra facts.
     A neighbouring kind is told by name, a YAML file by content, a JSON file of another name by content
-    (cli.md §0.4); `neighbours.NotOurs` for a YAML file that is no workflow."""
+    (cli.md §0.4); `neighbour_analysis.NotOurs` for a YAML file that is no workflow."""
     neighbour = neighbour_from_name(path) or (neighbours.yaml_kind(path) if is_yaml_name(path) else None)
     if neighbour is not None:  # workflow.md, board.md, episodes.md
         return (*neighbours.check_file(path, neighbour), {})
@@ -163,7 +163,8 @@ def warm_up(kinds: set[str], want_ranges: bool) -> None:
     import importlib
 
     if want_ranges:
-        from grooph_core import analysis, line_index, source  # noqa: F401
+        from grooph_core.ide import analysis  # noqa: F401
+        from grooph_core.source import line_index, json_reader as source  # noqa: F401
     from grooph_core.rules import doc_size, unknown_keys  # noqa: F401
 
     for kind in ("graph", "map"):
@@ -185,7 +186,7 @@ def check_all(items: list[Named], *, export: bool, want_ranges: bool, jobs: int 
             if on_result:
                 on_result(n)
         return
-    from grooph_core.kinds import kind_from_name
+    from grooph_core.source.kinds import kind_from_name
 
     warm_up({kind_from_name(i.path) or "graph" for i in items}, want_ranges)
     chunk = max(1, min(32, len(items) // (workers * 8)))

@@ -1,7 +1,7 @@
 """Which files `grooph validate` checks: the paths named, and every document under a named folder.
 
 One place decides what counts as a document in a folder (`is_document_name`, which asks
-`grooph_core.kinds` by file name), so a new document kind is found by adding its name there.
+`grooph_core.source.kinds` by file name), so a new document kind is found by adding its name there.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from grooph_core.kinds import DOC_SUFFIXES
+from grooph_core.source.kinds import DOC_SUFFIXES
 
 # Folders a walk never enters: version-control metadata, which holds no document as a file of its own
 # and can hold tens of thousands of files. A folder named on the command line is always walked.

@@ -13,11 +13,11 @@ import json
 import os
 import sys
 
-from grooph_core.canonical import canonical_text
 from grooph_core.cli.args import UsageError, parse_args
-from grooph_core.kinds import kind_from_value
-from grooph_core.load import Loaded, NoSuchFile, read_document
-from grooph_core.schema_check import schema_issues
+from grooph_core.schema.canonical import canonical_text
+from grooph_core.schema.check import schema_issues
+from grooph_core.source.kinds import kind_from_value
+from grooph_core.source.load import Loaded, NoSuchFile, read_document
 
 SYNOPSIS = "grooph fmt <file> [--write] [--check]   (also: grooph canonicalize <file> [--write])"
 SUMMARY = "print or rewrite a document in canonical form"
@@ -84,7 +84,7 @@ def losses(text: str) -> list[str]:
     def integer(s: str):
         i = int(s)
         if not -MAX_SAFE_INTEGER < i < MAX_SAFE_INTEGER and float(i) != i:
-            from grooph_core.text import js_number
+            from grooph_core.source.text import js_number
 
             found.append(f"the number {s} cannot be kept exactly (it would be written {js_number(i)})")
         return i

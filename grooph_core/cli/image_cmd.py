@@ -13,7 +13,7 @@ import shlex
 import sys
 
 from grooph_core.cli.args import UsageError, parse_args
-from grooph_core.load import NoSuchFile, read_document
+from grooph_core.source.load import NoSuchFile, read_document
 
 SYNOPSIS = ("grooph image <graph | operation map> [--out <file.svg | file.png>] [--theme light | dark | auto] "
             "[--scale <n>] [--open <group> | all]... [--layout phone | wide] [--view picture | sequence]")
@@ -109,7 +109,7 @@ def _workflow(file: str, flags: dict, repeated: dict, out, fmt: str, theme: str,
     for flag in ("open", "events"):
         if repeated[flag]:
             return _fail(f"--{flag} is not for workflows")
-    from grooph_core.kinds import neighbour_from_name
+    from grooph_core.source.kinds import neighbour_from_name
 
     try:
         with open(file, encoding="utf-8") as f:
@@ -118,7 +118,7 @@ def _workflow(file: str, flags: dict, repeated: dict, out, fmt: str, theme: str,
         return _fail(f"no such file: {file}")
     except (OSError, UnicodeDecodeError) as e:
         return _fail(f"cannot read {file}: {e}")
-    from grooph_core.neighbours import analyze_neighbour
+    from grooph_core.ide.neighbour_analysis import analyze_neighbour
 
     a = analyze_neighbour(text, neighbour_from_name(file), tolerant=False)
     blocking = [i for i in a.issues if i.code in ("E_SYNTAX", "E_WF_SCHEMA", "E_DOC_LIMIT")]
@@ -182,7 +182,7 @@ def run(argv: list[str]) -> int:
             return usage_error("image", f"--scale must be a number above 0 and at most {MAX_PNG_SCALE:g}, "
                                         f"not {flags['scale']}")
     # 4. the file
-    from grooph_core.kinds import neighbour_from_name
+    from grooph_core.source.kinds import neighbour_from_name
 
     wf = neighbour_from_name(file)
     if wf is not None and wf.name == "workflow":
@@ -194,7 +194,7 @@ def run(argv: list[str]) -> int:
     if doc.error is not None:
         detail = doc.error.message.removeprefix("/: not valid JSON: ")
         return _fail(f"{file} is not JSON: {detail}")
-    from grooph_core.schema_check import schema_issues
+    from grooph_core.schema.check import schema_issues
 
     issues = schema_issues(doc.value, doc.kind)
     if issues:

@@ -10,12 +10,12 @@ from __future__ import annotations
 import os
 import sys
 
-from grooph_core.canonical import canonical_text
 from grooph_core.cli.args import UsageError, parse_args
 from grooph_core.cli.files import is_kept_graph, kept_graph_refusal, write_text
-from grooph_core.kinds import GRAPH_SUFFIX, MAP_SUFFIX
 from grooph_core.ops import new_graph, new_map
-from grooph_core.text import is_blank
+from grooph_core.schema.canonical import canonical_text
+from grooph_core.source.kinds import GRAPH_SUFFIX, MAP_SUFFIX
+from grooph_core.source.text import is_blank
 
 SYNOPSIS = "grooph new <name> | --name <name> [--goal <goal>] [--target <harness>] [--map] [--out <file>] [--force]"
 SUMMARY = "make the minimal starting graph (or, with --map, operation map)"

@@ -15,7 +15,7 @@ from urllib.parse import quote
 
 from grooph_core import __version__
 from grooph_core.cli.check_files import FileResult
-from grooph_core.code_docs import PAGE, page_uri
+from grooph_core.ide.code_docs import PAGE, page_uri
 from grooph_core.issues import CODES
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"

@@ -12,7 +12,7 @@ import sys
 
 from grooph_core.cli.args import UsageError, parse_args
 from grooph_core.issues import Issue
-from grooph_core.load import NoSuchFile, read_document
+from grooph_core.source.load import NoSuchFile, read_document
 
 SYNOPSIS = "grooph shape <graph | operation map> [--json]"
 SUMMARY = "one-line counts and brakes of a graph or a map"
@@ -51,7 +51,7 @@ def shape_of(value: dict, kind: str) -> tuple[dict, list[str]]:
 
         shape = map_shape(value)
         return shape, [f"{value.get('id')}: {shape_line(shape)}"]
-    from grooph_core.graph_shape import graph_shape, graph_shape_line, tier_line
+    from grooph_core.semantics.graph_shape import graph_shape, graph_shape_line, tier_line
 
     shape = graph_shape(value)
     lines = [f"{value.get('id')}: {graph_shape_line(shape)}"]
@@ -62,7 +62,7 @@ def shape_of(value: dict, kind: str) -> tuple[dict, list[str]]:
 
 def run(argv: list[str]) -> int:
     from grooph_core.cli import usage_error
-    from grooph_core.schema_check import schema_issues
+    from grooph_core.schema.check import schema_issues
 
     try:
         args = parse_args(argv, booleans=("json",))

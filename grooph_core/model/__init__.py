@@ -32,8 +32,8 @@ from grooph_core.model.compiled import (
     UnionType,
     root_type,
 )
-from grooph_core.keyorder import is_index_key
-from grooph_core.text import pointer_split
+from grooph_core.source.keyorder import is_index_key
+from grooph_core.source.text import pointer_split
 
 __all__ = ["FieldShape", "ObjectShape", "object_shape", "field_info", "root_type"]
 

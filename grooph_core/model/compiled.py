@@ -20,7 +20,7 @@ from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
 from grooph_core.model.markers import Complaint, Defines, Keys, Lex, Ref, ScalarText, Title
-from grooph_core.text import JS_WHITESPACE
+from grooph_core.source.text import JS_WHITESPACE
 
 MISSING: Any = PydanticUndefined
 

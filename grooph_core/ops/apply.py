@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from grooph_core.json_copy import copy_json
 from grooph_core.ops.errors import OpRefused, quoted_list, render, suggest
 from grooph_core.ops.table import BY_NAME, OP_NAMES, OpSpec
-from grooph_core.text import js_key_order
+from grooph_core.source.json_copy import copy_json
+from grooph_core.source.text import js_key_order
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 
 from grooph_core.ops.ids import items
-from grooph_core.text import is_number
+from grooph_core.source.text import is_number
 
 from grooph_core.model.graph import CRITIC_ROLES
 BRAKE_STOPS = ("max-iterations", "budget", "human")

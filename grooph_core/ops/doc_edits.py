@@ -18,8 +18,8 @@ import copy
 import re
 from dataclasses import dataclass
 
-from grooph_core.json_copy import copy_json
-from grooph_core.text import pointer_split
+from grooph_core.source.json_copy import copy_json
+from grooph_core.source.text import pointer_split
 
 EDIT_NAMES = ("set", "remove", "renameKey")
 _INDEX = re.compile(r"0|[1-9][0-9]*")

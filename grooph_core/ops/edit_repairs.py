@@ -12,7 +12,7 @@ from grooph_core.ops.repair_types import Candidate
 from grooph_core.rules.graph.ids import DuplicateId
 from grooph_core.rules.map.ids import MapDuplicateId
 from grooph_core.semantics.references import ID_LISTS, REFERABLE, ROOT_KIND, accepted_kinds, defined_ids, references_to
-from grooph_core.text import did_you_mean, pointer_split, value_at
+from grooph_core.source.text import did_you_mean, pointer_split, value_at
 
 # The lists whose objects carry ids, with the word a re-slugged id falls back to (§8.4 E_SCHEMA:
 # "a fallback naming the object's kind"); None is the document itself.

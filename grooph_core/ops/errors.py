@@ -6,7 +6,7 @@ An op that cannot be applied raises `OpRefused(message)`; `apply` turns it into 
 
 from __future__ import annotations
 
-from grooph_core.text import compact_json, did_you_mean
+from grooph_core.source.text import compact_json, did_you_mean
 
 ABSENT = object()  # an argument that is not in the op object (render: "nothing")
 

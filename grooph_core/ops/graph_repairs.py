@@ -40,7 +40,7 @@ from grooph_core.rules.graph.semantics import (
     str_id,
     strongly_connected_components,
 )
-from grooph_core.text import did_you_mean, js_number, pointer_split
+from grooph_core.source.text import did_you_mean, js_number, pointer_split
 
 # E_DANGLING_REF: besides the did-you-mean match, how many other existing objects (nearest names
 # first) are offered as targets. The issue asks for "each existing object of the right kind"; a

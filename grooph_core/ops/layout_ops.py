@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from grooph_core.ops.readers import arg, read_node, read_object, read_position
-from grooph_core.text import js_key_order
+from grooph_core.source.text import js_key_order
 
 
 def round_half_up(v: int | float) -> int:

@@ -6,7 +6,7 @@ reference, drop a session's graph pointer). Renaming an id with its references i
 from __future__ import annotations
 
 from grooph_core.ops.doc_edits import remove, set_value
-from grooph_core.text import pointer_join
+from grooph_core.source.text import pointer_join
 
 
 def set_handoff_carrier(handoff_index: int, carrier: dict) -> dict:

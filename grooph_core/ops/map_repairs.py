@@ -13,14 +13,14 @@ from typing import Callable
 
 from grooph_core.issues import Facts, Issue
 from grooph_core.ops.graph_repairs import OTHER_TARGETS, position
-from grooph_core.ops.memo import RepairMemo
 from grooph_core.ops.map_edits import remove_session_graph, set_carrier_field, set_handoff_carrier, set_reference
+from grooph_core.ops.memo import RepairMemo
 from grooph_core.ops.repair_types import Candidate
 from grooph_core.rules.map.carriers import HandoffNoCarrier
 from grooph_core.rules.map.graph_pointers import GraphUnresolved
 from grooph_core.rules.map.references import MapDanglingRef
 from grooph_core.rules.map.semantics import CARRIER_LABELS, End
-from grooph_core.text import is_blank
+from grooph_core.source.text import is_blank
 
 # Each builder gets the issue, its facts, the map and the map's `RepairMemo` (its ids and near names,
 # kept per document value).

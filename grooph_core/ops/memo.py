@@ -14,7 +14,7 @@ from collections import Counter
 
 from grooph_core.ops.ids import ids_of
 from grooph_core.rules.graph.semantics import GraphIndex, build_index
-from grooph_core.text import did_you_mean, nearest_words
+from grooph_core.source.text import did_you_mean, nearest_words
 
 
 class RepairMemo:

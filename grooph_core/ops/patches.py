@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import copy
 
-from grooph_core.text import js_key_order
+from grooph_core.source.text import js_key_order
 
 
 def apply_patch(obj: dict, patch: dict) -> None:

@@ -11,7 +11,7 @@ import math
 
 from grooph_core.ops.errors import ABSENT, OpRefused, render, suggest
 from grooph_core.ops.ids import ID_PATTERN, id_set, ids_of, is_id, items
-from grooph_core.text import is_integer, is_number, js_key_order
+from grooph_core.source.text import is_integer, is_number, js_key_order
 
 RESERVED_KEYS = ("__proto__", "constructor", "prototype")
 

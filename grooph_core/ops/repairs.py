@@ -62,7 +62,7 @@ class _Checker:
     """The §8.2 checks for one document and one issue (the document is validated once)."""
 
     def __init__(self, issue: Issue, doc: dict, kind: str, export: bool, resolver, before: list[Issue] | None = None):
-        from grooph_core.validate import validate_value
+        from grooph_core.rules.validate import validate_value
 
         self.issue, self.doc, self.kind, self.resolver = issue, doc, kind, resolver
         forced = CODES.get(issue.code) is not None and CODES[issue.code].export_only
@@ -156,7 +156,7 @@ def fix_all(doc: dict, kind: str, issues: list[Issue] | None = None, *, export: 
     """Apply every safe repair one at a time, re-validating after each, until none applies (at most as
     many rounds as there were issues at the start). Returns the new document and the applied titles;
     `doc` itself is never modified."""
-    from grooph_core.validate import validate_value
+    from grooph_core.rules.validate import validate_value
 
     current = doc
     titles: list[str] = []

@@ -12,7 +12,7 @@ from grooph_core.ops.errors import OpRefused, render
 from grooph_core.ops.patches import merge_dropping_nulls
 from grooph_core.ops.readers import (all_with_id, arg, read_loop, read_object, read_one_of,
                                      read_optional_patch, read_stop_index)
-from grooph_core.text import is_number
+from grooph_core.source.text import is_number
 
 from grooph_core.model.graph import STOP_KINDS
 # §5.5 / §9 item 1: the bounded defaults of a new stop (a budget is 12 dispatches).

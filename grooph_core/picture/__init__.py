@@ -63,7 +63,7 @@ def _structural_faults(value: object, kind: str) -> None:
     what = {"map": "an operation map", "workflow": "a board workflow"}.get(kind, "a graph document")
     if not isinstance(value, dict):
         raise PictureError(f"cannot draw it: the document is not a JSON object, so it is not {what}")
-    from grooph_core.schema_check import schema_issues  # lazy: the picture package loads without it
+    from grooph_core.schema.check import schema_issues  # lazy: the picture package loads without it
 
     if kind == "workflow":
         from grooph_core.rules.workflow import structure_issues

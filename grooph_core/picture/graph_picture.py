@@ -11,11 +11,11 @@ from grooph_core.picture import meaning
 from grooph_core.picture.graph_view import Face, layer_nodes, objects
 from grooph_core.picture.map_parts import attr, heading, title_of
 from grooph_core.picture.measure import truncate, width as text_width, wrap
+from grooph_core.picture.subgroophs import graph_view
 from grooph_core.picture.svg import Pen, fmt, frame, pt
 from grooph_core.picture.theme import Theme, loop_colour
-from grooph_core.picture.subgroophs import graph_view
 from grooph_core.picture.tracks import pack
-from grooph_core.text import is_blank, js_number
+from grooph_core.source.text import is_blank, js_number
 
 M = 12
 RANK_GAP = 30

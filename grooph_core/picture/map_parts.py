@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from grooph_core.picture import meaning
 from grooph_core.picture.measure import truncate, width, wrap
 from grooph_core.picture.svg import Pen, esc, pill_width, pt
-from grooph_core.text import js_number
+from grooph_core.source.text import js_number
 
 BADGE_R = 7.2
 

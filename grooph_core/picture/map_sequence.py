@@ -13,7 +13,7 @@ from grooph_core.picture.map_parts import (
 from grooph_core.picture.measure import width as text_width, wrap
 from grooph_core.picture.svg import Pen, fmt, frame, pt
 from grooph_core.picture.theme import Theme
-from grooph_core.text import WHITESPACE_RUN, js_trim
+from grooph_core.source.text import WHITESPACE_RUN, js_trim
 
 NOTE = "Read down: the order the map lists its handoffs in. An order, not a clock: a map records no times."
 COLUMN_MIN, COLUMN_MAX = 62, 104

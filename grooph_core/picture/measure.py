@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Callable, Literal, Union
 
-from grooph_core.text import JS_WHITESPACE, WHITESPACE_RUN, js_trim, utf16_len
+from grooph_core.source.text import JS_WHITESPACE, WHITESPACE_RUN, js_trim, utf16_len
 
 Weight = Literal["regular", "bold", "mono"]
 

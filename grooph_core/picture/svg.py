@@ -11,7 +11,7 @@ import re
 
 from grooph_core.picture.measure import Weight, width
 from grooph_core.picture.theme import FONT, MONO_FONT, Theme
-from grooph_core.text import js_number
+from grooph_core.source.text import js_number
 
 
 def fmt(x: float) -> str:

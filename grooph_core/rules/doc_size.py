@@ -10,10 +10,10 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from grooph_core.canonical import number_text as canonical_number
-from grooph_core.canonical import canonical_text
 from grooph_core.issues import Facts, Issue, make
-from grooph_core.text import js_number, utf16_len
+from grooph_core.schema.canonical import number_text as canonical_number
+from grooph_core.schema.canonical import canonical_text
+from grooph_core.source.text import js_number, utf16_len
 
 LIMIT = 24_000
 

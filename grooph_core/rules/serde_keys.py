@@ -12,7 +12,7 @@ from typing import Any
 from grooph_core.issues import Issue, make
 from grooph_core.model.compiled import AltType, ArrayType, ObjectType, RecordType, TypeDesc
 from grooph_core.rules.serde_shape import accepts
-from grooph_core.text import did_you_mean, pointer_join
+from grooph_core.source.text import did_you_mean, pointer_join
 
 
 def unknown_key_issues(value: Any, root: ObjectType) -> list[Issue]:

@@ -31,8 +31,8 @@ from grooph_core.model.compiled import (
     TypeDesc,
     UnionType,
 )
-from grooph_core.schema_check import found_json
-from grooph_core.text import did_you_mean, json_type, pointer_join
+from grooph_core.schema.check import found_json
+from grooph_core.source.text import did_you_mean, json_type, pointer_join
 
 
 def takes_null(t: TypeDesc) -> bool:

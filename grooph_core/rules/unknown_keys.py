@@ -15,10 +15,10 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from grooph_core.issues import Issue, make
-from grooph_core.keyorder import keys_in_js_order
 from grooph_core.model.compiled import AltType, ArrayType, ObjectType, RecordType, TypeDesc, UnionType, root_type
-from grooph_core.schema_check import accepts, nearest_id
-from grooph_core.text import compact_json, did_you_mean, pointer_escape, pointer_split
+from grooph_core.schema.check import accepts, nearest_id
+from grooph_core.source.keyorder import keys_in_js_order
+from grooph_core.source.text import compact_json, did_you_mean, pointer_escape, pointer_split
 
 # A raw finding: (key pointer, key, holder pointer, declared names of the holder in canonical order, holder)
 Walker = Callable[[Any, str, list], None]

@@ -1,6 +1,11 @@
-"""The published JSON Schemas (map.md §2.9): those of the graph, the operation map, the workflow and the
-board are generated from the models by `python -m grooph_core.schema.generate` and committed beside this
-file; the episode record's is the seed's own, shipped unchanged (episodes.md §2)."""
+"""The model applied to a JSON value (graph.md §4, §6; map.md §2.9, §5, §9).
+
+`check` is the structural check (`E_SCHEMA`), compiled once from the model's descriptors;
+`canonical` writes the canonical form (field order from the model, numbers as ECMAScript writes
+them). The published JSON Schemas: those of the graph, the operation map, the workflow and the
+board are generated from the models by `python -m grooph_core.schema.generate` and committed beside
+this file; the episode record's is the seed's own, shipped unchanged (episodes.md §2).
+"""
 
 from __future__ import annotations
 

@@ -7,11 +7,11 @@ import json
 import re
 from dataclasses import dataclass
 
-from grooph_core.refactor import Refused
+from grooph_core.ide.refused import Refused
+from grooph_core.ide.text_edits import TextEdit
 from grooph_core.rules.board.semantics import read_board
 from grooph_core.rules.workflow.semantics import read_workflow
-from grooph_core.text import pointer_join
-from grooph_core.text_edits import TextEdit
+from grooph_core.source.text import pointer_join
 
 WORKFLOW_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*\Z")
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterator
 
 from grooph_core.model.compiled import ROOTS, AltType, ArrayType, ObjectType, RecordType, StrType, TypeDesc, UnionType
-from grooph_core.text import pointer_join
+from grooph_core.source.text import pointer_join
 
 # A `Ref("scope")` string is `graph` or `<kind>:<id>` (graph.md §1.7): these heads name an object.
 SCOPE_HEADS = ("node", "loop", "edge")

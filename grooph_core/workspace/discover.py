@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
-from grooph_core.kinds import DOC_SUFFIXES, kind_from_name, neighbour_from_name
+from grooph_core.source.kinds import DOC_SUFFIXES, kind_from_name, neighbour_from_name
 from grooph_core.workspace.gitignore import IgnoreTree
 
 

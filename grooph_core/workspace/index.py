@@ -14,13 +14,13 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from grooph_core.analysis import Analysis, DocumentAnalysis, analyze
+from grooph_core.ide.analysis import Analysis, DocumentAnalysis, analyze
+from grooph_core.ide.neighbour_analysis import NeighbourAnalysis, analyze_neighbour
 from grooph_core.issues import make
-from grooph_core.kinds import CLAIM_KEYS, CLAIM_WINDOW, claims_grooph, kind_from_name, neighbour_from_name
-from grooph_core.load import decode
-from grooph_core.neighbours import NeighbourAnalysis, analyze_neighbour
 from grooph_core.rules.map.graph_pointers import NOT_A_GRAPH, file_graph_resolver, graph_answer_for_text
-from grooph_core.source import parse
+from grooph_core.source.json_reader import parse
+from grooph_core.source.kinds import CLAIM_KEYS, CLAIM_WINDOW, claims_grooph, kind_from_name, neighbour_from_name
+from grooph_core.source.load import decode
 from grooph_core.workspace.discover import walk
 from grooph_core.workspace.facts import DocumentFacts, GraphLink, SymbolFact, document_facts
 from grooph_core.workspace.gitignore import IgnoreTree

@@ -3,8 +3,8 @@ and leave a map's session."""
 
 from __future__ import annotations
 
-from grooph_core.graph_shape import budget_strings
-from grooph_core.text import is_integer, is_number, js_number
+from grooph_core.semantics.graph_shape import budget_strings
+from grooph_core.source.text import is_integer, is_number, js_number
 
 
 def _rounds(n: object) -> str:

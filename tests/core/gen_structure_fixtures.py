@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from grooph_core.canonical import canonical_text
+from grooph_core.schema.canonical import canonical_text
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 

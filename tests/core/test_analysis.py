@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from grooph_core.analysis import analyze
-from grooph_core.line_index import LineIndex
+from grooph_core.ide.analysis import analyze
+from grooph_core.source.line_index import LineIndex
 
 W = {"id": "w", "kind": "agent", "name": "W", "role": "builder", "brief": "Do it.", "outputs": ["out.txt"], "allow": ["edit-files"]}
 X = {"id": "x", "kind": "agent", "name": "X", "role": "builder", "brief": "Also.", "outputs": ["x.txt"], "allow": ["edit-files"]}
@@ -106,8 +106,8 @@ def test_number_beyond_two_to_the_53_is_warned_not_rewritten():
     text = TEXT.replace('"version": 1', '"version": 12345678901234567890', 1)
     a = analyze(text, name="g.grooph.json")
     assert "W_NUMBER_PRECISION" in _codes(a)
-    from grooph_core.formatting import format_edits
-    from grooph_core.refactor import Refused
+    from grooph_core.ide.formatting import format_edits
+    from grooph_core.ide.refused import Refused
 
     assert isinstance(format_edits(a), Refused)
 

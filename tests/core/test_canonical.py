@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grooph_core.canonical import canonical_text, is_canonical
+from grooph_core.schema.canonical import canonical_text, is_canonical
 
 SPEC = Path(__file__).resolve().parents[3] / "shared" / "spec"
 

@@ -8,9 +8,9 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grooph_core.canonical import canonical_text
 from grooph_core.rules.doc_size import canonical_size, document_size
-from grooph_core.text import utf16_len
+from grooph_core.schema.canonical import canonical_text
+from grooph_core.source.text import utf16_len
 from tests.conftest import fixture_files
 
 scalars = (st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70)

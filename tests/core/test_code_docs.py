@@ -1,11 +1,11 @@
 """The shipped code documentation is generated from the registry and covers every spec code."""
 
-from grooph_core.code_docs import PAGE, page_uri, render
+from grooph_core.ide.code_docs import PAGE, page_uri, render
 from grooph_core.issues import CODES
 
 
 def test_code_page_is_up_to_date():
-    assert PAGE.read_text("utf-8") == render(), "run: python -m grooph_core.code_docs"
+    assert PAGE.read_text("utf-8") == render(), "run: python -m grooph_core.ide.code_docs"
 
 
 def test_every_code_has_a_section_and_a_link():

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 
-from grooph_core.analysis import analyze
-from grooph_core.completion import complete_at
-from grooph_core.text_edits import TextEdit, apply_edits
+from grooph_core.ide.analysis import analyze
+from grooph_core.ide.completion import complete_at
+from grooph_core.ide.text_edits import TextEdit, apply_edits
 from tests.conftest import FIXTURES
 
 REVIEW = (FIXTURES / "valid" / "review-loop.grooph.json").read_text()

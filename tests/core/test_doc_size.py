@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from grooph_core.canonical import canonical_text
 from grooph_core.rules.doc_size import LIMIT, doc_size_issues, document_size
+from grooph_core.schema.canonical import canonical_text
 
 W = {"id": "w", "kind": "agent", "name": "W", "role": "builder", "brief": "Do it.", "outputs": ["out.txt"],
      "allow": ["edit-files"]}

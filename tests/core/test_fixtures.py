@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from grooph_core.analysis import analyze
-from grooph_core.kinds import kind_from_name
-from grooph_core.line_index import LineIndex
-from grooph_core.load import read_document
-from grooph_core.validate import validate_value
+from grooph_core.ide.analysis import analyze
+from grooph_core.rules.validate import validate_value
+from grooph_core.source.kinds import kind_from_name
+from grooph_core.source.line_index import LineIndex
+from grooph_core.source.load import read_document
 from tests.conftest import FIXTURES, fixture_files, sidecar
 
 # The spec beside the repository (/work/main -> /work/shared), or beside the worktrees' folder.
@@ -118,8 +118,8 @@ def test_every_spec_code_has_a_failing_fixture(spec: str, folder: Path):
 # command line's (strict) issue list: code, `at` (the JSON pointer) and range, in order; "tolerant" fixes the
 # editor's list where it differs.
 
-from grooph_core.kinds import NEIGHBOURS, NeighbourKind  # noqa: E402
-from grooph_core.neighbours import analyze_neighbour  # noqa: E402
+from grooph_core.ide.neighbour_analysis import analyze_neighbour  # noqa: E402
+from grooph_core.source.kinds import NEIGHBOURS, NeighbourKind  # noqa: E402
 
 
 def _neighbour_files(kind: NeighbourKind, part: str) -> list[Path]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from grooph_core.graph_shape import graph_shape, graph_shape_line, tier_line, worst_case_rounds
+from grooph_core.semantics.graph_shape import graph_shape, graph_shape_line, tier_line, worst_case_rounds
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 

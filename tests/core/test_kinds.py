@@ -3,7 +3,7 @@ the workspace scan and the server's open documents both ask."""
 
 from __future__ import annotations
 
-from grooph_core.kinds import CLAIM_WINDOW, claims_grooph
+from grooph_core.source.kinds import CLAIM_WINDOW, claims_grooph
 
 
 def test_a_top_level_grooph_or_groophmap_key_claims():

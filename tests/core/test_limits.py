@@ -17,8 +17,8 @@ import time
 
 import pytest
 
-from grooph_core.load import MAX_FILE_BYTES
-from grooph_core.source import CLI_MAX_DEPTH as MAX_DEPTH
+from grooph_core.source.json_reader import CLI_MAX_DEPTH as MAX_DEPTH
+from grooph_core.source.load import MAX_FILE_BYTES
 
 HEAD = '{"grooph": 0, "id": "g", "name": "G", "version": 1, "nodes": [], "edges": [], "loops": [], "zz": '
 # Runs the command line in a process that reports its own peak memory (kB) last on stderr.

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import random
 
-from grooph_core.text_edits import apply_edits, line_edits
+from grooph_core.ide.text_edits import apply_edits, line_edits
 
 
 def _doc(n: int, order: str) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grooph_core.line_index import LineIndex
+from grooph_core.source.line_index import LineIndex
 
 
 def test_line_breaks_are_lf_crlf_and_cr_only():

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from grooph_core.line_index import LineIndex
+from grooph_core.source.line_index import LineIndex
 
 PIECES = ["a", "é", "😀", "\n", "\n\n", "xy\nz", "", "  ", "\r\n", "\r"]
 

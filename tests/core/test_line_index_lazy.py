@@ -6,8 +6,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grooph_core import line_index as li_mod
-from grooph_core.line_index import LineIndex
+from grooph_core.source import line_index as li_mod
+from grooph_core.source.line_index import LineIndex
 
 texts = st.lists(st.sampled_from(list("ab \n\r{}\"é设😀\u2028\ud83d") + ["\r\n"]), max_size=60).map("".join)
 

@@ -11,7 +11,7 @@ from grooph_core.model import field_info, object_shape
 from grooph_core.model.compiled import ArrayType, ObjectType, RecordType, UnionType, root_type
 from grooph_core.model.graph import Graph
 from grooph_core.model.map import OperationMap
-from grooph_core.schema_check import schema_issues
+from grooph_core.schema.check import schema_issues
 from tests.conftest import fixture_files
 
 # graph.md §6.2 "Declared orders" and map.md §9 "Key order", copied from the spec tables.

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 
-from grooph_core.analysis import analyze
-from grooph_core.navigation import document_symbols, occurrences
-from grooph_core.refactor import Refused, definition_at, prepare_rename_at, references_at, rename_at
-from grooph_core.text_edits import apply_edits
+from grooph_core.ide.analysis import analyze
+from grooph_core.ide.navigation import document_symbols, occurrences
+from grooph_core.ide.refactor import definition_at, prepare_rename_at, references_at, rename_at
+from grooph_core.ide.refused import Refused
+from grooph_core.ide.text_edits import apply_edits
 
 GRAPH = {
     "grooph": 0, "id": "g", "name": "G", "version": 1,

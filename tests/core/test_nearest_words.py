@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from grooph_core.text import nearest_words, osa_distance
+from grooph_core.source.text import nearest_words, osa_distance
 
 
 def _plain(word: str, candidates: list[str], k: int, skip: str | None) -> list[str]:

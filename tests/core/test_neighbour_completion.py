@@ -8,14 +8,14 @@ import json
 
 import pytest
 
-from grooph_core.kinds import NEIGHBOUR_KINDS, NEIGHBOURS
+from grooph_core.ide.neighbour_analysis import analyze_neighbour
+from grooph_core.ide.neighbour_completion import neighbour_complete_at, yaml_scalar
+from grooph_core.ide.text_edits import TextEdit, apply_edits
 from grooph_core.model.board import KANBAN_STATUSES, LANES
 from grooph_core.model.episodes import standings
-from grooph_core.neighbour_completion import neighbour_complete_at, yaml_scalar
-from grooph_core.neighbours import analyze_neighbour
-from grooph_core.text import value_at
-from grooph_core.text_edits import TextEdit, apply_edits
-from grooph_core.yaml_source import parse_yaml
+from grooph_core.source.kinds import NEIGHBOUR_KINDS, NEIGHBOURS
+from grooph_core.source.text import value_at
+from grooph_core.source.yaml_reader import parse_yaml
 from tests.conftest import FIXTURES
 
 WORKFLOW = (FIXTURES / "workflow" / "valid" / "spec-example.workflow.yaml").read_text("utf-8")

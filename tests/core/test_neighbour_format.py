@@ -9,14 +9,14 @@ import json
 
 import pytest
 
-from grooph_core.formatting import format_edits
-from grooph_core.kinds import NEIGHBOUR_KINDS
+from grooph_core.ide.formatting import format_edits
+from grooph_core.ide.neighbour_analysis import analyze_neighbour
+from grooph_core.ide.neighbour_format import WORKFLOW_NOT_FORMATTED, record_text
+from grooph_core.ide.refused import Refused
+from grooph_core.ide.text_edits import apply_edits
 from grooph_core.model.compiled import root_type
 from grooph_core.model.episodes import episode_schema, record_schema
-from grooph_core.neighbour_format import WORKFLOW_NOT_FORMATTED, record_text
-from grooph_core.neighbours import analyze_neighbour
-from grooph_core.refactor import Refused
-from grooph_core.text_edits import apply_edits
+from grooph_core.source.kinds import NEIGHBOUR_KINDS
 from tests.conftest import FIXTURES
 
 BOARD = (FIXTURES / "board" / "valid" / "checkout.board.json").read_text("utf-8")

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import json
 
-from grooph_core.kinds import NEIGHBOUR_KINDS
-from grooph_core.neighbour_outline import neighbour_symbols
-from grooph_core.neighbours import analyze_neighbour
+from grooph_core.ide.neighbour_analysis import analyze_neighbour
+from grooph_core.ide.neighbour_outline import neighbour_symbols
+from grooph_core.source.kinds import NEIGHBOUR_KINDS
 from tests.conftest import FIXTURES
 
 WORKFLOW = (FIXTURES / "workflow" / "valid" / "spec-example.workflow.yaml").read_text("utf-8")
@@ -92,7 +92,7 @@ def test_unreadable_or_odd_shapes_give_what_can_be_read():
 
 # Hover (issue 15 point 5)
 
-from grooph_core.neighbour_hover import neighbour_hover_at  # noqa: E402
+from grooph_core.ide.neighbour_hover import neighbour_hover_at  # noqa: E402
 
 
 def _hover(text: str, kind: str, offset: int):
@@ -125,8 +125,8 @@ def test_hover_on_a_name_says_what_and_where():
 
 # Completion (issue 15 point 5)
 
+from grooph_core.ide.neighbour_completion import neighbour_complete_at  # noqa: E402
 from grooph_core.model.board import LANES  # noqa: E402
-from grooph_core.neighbour_completion import neighbour_complete_at  # noqa: E402
 
 
 def test_board_completion_offers_lane_words_and_missing_task_keys():

@@ -1,11 +1,11 @@
 """Names of the neighbouring formats (workflow.md §4, board.md §4): definition, references, rename that
 edits only the names and keeps every other byte, refusals of taken, empty and invalid names."""
 
-from grooph_core.kinds import neighbour_from_name
-from grooph_core.neighbours import analyze_neighbour
-from grooph_core.refactor import Refused
+from grooph_core.ide.neighbour_analysis import analyze_neighbour
+from grooph_core.ide.refused import Refused
+from grooph_core.ide.text_edits import apply_edits
 from grooph_core.semantics import neighbour_names as nn
-from grooph_core.text_edits import apply_edits
+from grooph_core.source.kinds import neighbour_from_name
 from tests.conftest import FIXTURES
 
 WORKFLOW = (FIXTURES / "workflow" / "valid" / "spec-example.workflow.yaml").read_text("utf-8")

@@ -9,8 +9,8 @@ import json
 from hypothesis import HealthCheck, given, settings, strategies as st
 from ruamel.yaml import YAML
 
-from grooph_core.kinds import NEIGHBOURS
-from grooph_core.neighbours import analyze_neighbour, check_file, read_text
+from grooph_core.ide.neighbour_analysis import analyze_neighbour, check_file, read_text
+from grooph_core.source.kinds import NEIGHBOURS
 from tests.conftest import FIXTURES
 
 KEYS = st.sampled_from([

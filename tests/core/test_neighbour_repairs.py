@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from grooph_core.kinds import NEIGHBOURS
-from grooph_core.neighbour_repairs import (Refused, add_status_edit, candidates, checked, neighbour_fixes,
+from grooph_core.source.kinds import NEIGHBOURS
+from grooph_core.ide.neighbour_repairs import (Refused, add_status_edit, candidates, checked, neighbour_fixes,
                                            suggestion_of)
-from grooph_core.neighbours import analyze_neighbour
-from grooph_core.text_edits import apply_edits
+from grooph_core.ide.neighbour_analysis import analyze_neighbour
+from grooph_core.ide.text_edits import apply_edits
 from tests.conftest import FIXTURES
 
 KINDS = {k.name: k for k in NEIGHBOURS}

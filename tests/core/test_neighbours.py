@@ -10,15 +10,15 @@ import pytest
 from jsonschema import Draft202012Validator
 from pydantic import ValidationError
 
-from grooph_core.kinds import NEIGHBOUR_KINDS, neighbour_from_name, neighbour_from_value
-from grooph_core.line_index import LineIndex
+from grooph_core.ide.neighbour_analysis import analyze_neighbour, read_text, rules_of
 from grooph_core.model.board import LANES, Board
 from grooph_core.model.compiled import root_type
 from grooph_core.model.episodes import SCHEMA_FILE, optional_strings, episode_schema, standings
 from grooph_core.model.workflow import Workflow
-from grooph_core.neighbours import analyze_neighbour, read_text, rules_of
 from grooph_core.schema import load_schema
-from grooph_core.yaml_source import parse_yaml
+from grooph_core.source.kinds import NEIGHBOUR_KINDS, neighbour_from_name, neighbour_from_value
+from grooph_core.source.line_index import LineIndex
+from grooph_core.source.yaml_reader import parse_yaml
 from tests.conftest import FIXTURES
 
 WORKFLOW, BOARD, EPISODES = (NEIGHBOUR_KINDS[k] for k in ("workflow", "board", "episodes"))

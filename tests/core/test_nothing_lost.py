@@ -28,15 +28,15 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from grooph_core.actions import fix_all, operations_edits, quick_fixes
-from grooph_core.analysis import analyze
-from grooph_core.formatting import format_edits
+from grooph_core.ide.actions import fix_all, operations_edits, quick_fixes
+from grooph_core.ide.analysis import analyze
+from grooph_core.ide.formatting import format_edits
+from grooph_core.ide.refused import Refused
+from grooph_core.ide.text_edits import apply_edits
 from grooph_core.ops import apply
 from grooph_core.ops.repairs import fix_all as repair_all
 from grooph_core.ops.repairs import repairs_for, result_of
-from grooph_core.refactor import Refused
-from grooph_core.source import parse
-from grooph_core.text_edits import apply_edits
+from grooph_core.source.json_reader import parse
 from tests.conftest import fixture_files
 
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from grooph_core.analysis import analyze
-from grooph_core.kinds import kind_from_name
-from grooph_core.line_index import LineIndex
+from grooph_core.ide.analysis import analyze
+from grooph_core.source.kinds import kind_from_name
+from grooph_core.source.line_index import LineIndex
 from tests.conftest import FIXTURES, fixture_files, sidecar
 
 INVALID = [p for p in fixture_files("invalid") + fixture_files("maps", "invalid")]

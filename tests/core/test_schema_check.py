@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from grooph_core.schema_check import nearest_id, not_json_issue, schema_issues
+from grooph_core.schema.check import nearest_id, not_json_issue, schema_issues
 
 W = {"id": "w", "kind": "agent", "name": "W", "role": "builder", "brief": "Do it.", "outputs": ["out.txt"],
      "allow": ["edit-files"]}

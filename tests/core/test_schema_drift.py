@@ -10,8 +10,8 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from grooph_core.schema import FILES, load_schema
+from grooph_core.schema.check import schema_issues
 from grooph_core.schema.generate import schema_text
-from grooph_core.schema_check import schema_issues
 from tests.conftest import fixture_files
 
 

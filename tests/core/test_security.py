@@ -24,13 +24,13 @@ from pathlib import Path
 
 import pytest
 
-from grooph_core.actions import fix_all, operations_edits, preview_svg, quick_fixes
-from grooph_core.analysis import analyze
-from grooph_core.formatting import format_edits
+from grooph_core.ide.actions import fix_all, operations_edits, preview_svg, quick_fixes
+from grooph_core.ide.analysis import analyze
+from grooph_core.ide.formatting import format_edits
 from grooph_core.picture import render_svg
 from grooph_core.rules.map.graph_pointers import file_graph_resolver
-from grooph_core.schema_check import schema_issues
-from grooph_core.validate import validate_value
+from grooph_core.rules.validate import validate_value
+from grooph_core.schema.check import schema_issues
 from tests.conftest import FIXTURES
 
 HOSTILE = '</text><script>alert(1)</script><a onclick="x()" href="javascript:x()">&amp; ]]><!-- "\'\x00\x01\x1b\ud800\ufffe'

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from grooph_core.source import parse
+from grooph_core.source.json_reader import parse
 
 
 def _read(text: str):

@@ -14,9 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from grooph_core.line_index import LineIndex
-from grooph_core.source import CLI_MAX_DEPTH, MAX_DEPTH, ParsedText, parse, parse_strict
-from grooph_core.text import pointer_join
+from grooph_core.source.json_reader import CLI_MAX_DEPTH, MAX_DEPTH, ParsedText, parse, parse_strict
+from grooph_core.source.line_index import LineIndex
+from grooph_core.source.text import pointer_join
 
 # ---------------------------------------------------------------------------------------------
 # helpers
@@ -51,7 +51,7 @@ def pointers(v, base=""):
 
 
 def get(v, pointer):
-    from grooph_core.text import pointer_split
+    from grooph_core.source.text import pointer_split
 
     for s in pointer_split(pointer):
         v = v[s] if isinstance(v, dict) else v[int(s)]
@@ -626,8 +626,8 @@ def test_when_an_edit_leaves_valid_json_fast_and_tolerant_paths_agree(text):
         return
     if text.startswith("\ufeff"):
         return
-    from grooph_core.json_recovery import recover
-    from grooph_core.source_map import SourceMap
+    from grooph_core.source.json_recovery import recover
+    from grooph_core.source.source_map import SourceMap
 
     parsed = parse(text)
     assert parsed.ok and parsed.value == expected

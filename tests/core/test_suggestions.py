@@ -10,7 +10,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grooph_core.text import (
+from grooph_core.source.text import (
     SUGGESTION_BUDGET,
     IdSuggester,
     SuggestionBudget,

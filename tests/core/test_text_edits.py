@@ -6,8 +6,8 @@ import json
 
 from hypothesis import given, settings, strategies as st
 
-from grooph_core.source import parse
-from grooph_core.text_edits import TextEdit, apply_edits, line_edits, render, same, value_edits
+from grooph_core.ide.text_edits import TextEdit, apply_edits, line_edits, render, same, value_edits
+from grooph_core.source.json_reader import parse
 
 TEXT = """{
     "grooph": 0,  "id": "g",

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from grooph_core.analysis import analyze
+from grooph_core.ide.analysis import analyze
 
 FIXTURES = Path(__file__).parents[2] / "fixtures"
 GRAPH_TEXT = (FIXTURES / "valid" / "review-loop.grooph.json").read_text(encoding="utf-8")

@@ -11,8 +11,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from grooph_core.cli import main
-from grooph_core.source import parse_strict
-from grooph_core.validate import validate_value
+from grooph_core.rules.validate import validate_value
+from grooph_core.source.json_reader import parse_strict
 from tests.conftest import FIXTURES
 
 DANGLING = FIXTURES / "invalid" / "E_DANGLING_REF" / "spec-example.grooph.json"
@@ -127,7 +127,7 @@ def test_validate_never_raises_on_any_json_value(value):
 @settings(max_examples=300, deadline=None)
 @given(st.binary(max_size=200))
 def test_reading_never_raises_on_any_bytes(data):
-    from grooph_core.load import decode
+    from grooph_core.source.load import decode
 
     text, err = decode(data)
     if text is not None:

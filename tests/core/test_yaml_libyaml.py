@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from grooph_core import yaml_libyaml, yaml_source
-from grooph_core.yaml_source import parse_yaml
+from grooph_core.source import yaml_libyaml, yaml_reader as yaml_source
+from grooph_core.source.yaml_reader import parse_yaml
 
 pytestmark = pytest.mark.skipif(not yaml_libyaml.available(), reason="PyYAML without libyaml")
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,7 +9,7 @@ import pytest
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException
 
-from grooph_core.text_edits import TextEdit, apply_edits
+from grooph_core.ide.text_edits import TextEdit, apply_edits
 from tests.lsp.conftest import change_text, diagnostics_for, dumps, open_text, wait_for
 from tests.lsp.docs import CLEAN, DANGLING, STUDIO_MAP, W, END, graph
 

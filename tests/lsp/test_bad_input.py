@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from grooph_core.cli import main as grooph
-from grooph_core.load import MAX_FILE_BYTES
+from grooph_core.source.load import MAX_FILE_BYTES
 from tests.conftest import ROOT
 from tests.lsp.stdio_client import StdioServer, editor_capabilities
 

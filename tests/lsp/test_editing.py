@@ -8,8 +8,8 @@ import pytest
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException
 
-from grooph_core.canonical import canonical_text
-from grooph_core.text_edits import TextEdit, apply_edits
+from grooph_core.ide.text_edits import TextEdit, apply_edits
+from grooph_core.schema.canonical import canonical_text
 from tests.lsp.conftest import diagnostics_for, dumps, open_text
 from tests.lsp.docs import DANGLING, STUDIO_MAP, graph
 

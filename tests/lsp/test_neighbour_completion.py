@@ -10,7 +10,7 @@ import json
 from lsprotocol import types as lsp
 
 from grooph_core.model.episodes import standings
-from grooph_core.yaml_source import parse_yaml
+from grooph_core.source.yaml_reader import parse_yaml
 from tests.conftest import FIXTURES
 from tests.lsp.conftest import diagnostics_for, open_text
 from tests.lsp.test_neighbour_features import _apply as _apply_edits

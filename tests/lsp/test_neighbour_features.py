@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from lsprotocol import types as lsp
 
-from grooph_core.text_edits import apply_edits
+from grooph_core.ide.text_edits import apply_edits
 from tests.conftest import FIXTURES
 from tests.lsp.conftest import diagnostics_for, open_text
 
@@ -27,7 +27,7 @@ def _offset(text: str, pos: lsp.Position) -> int:
 
 
 def _apply(text: str, edits: list[lsp.TextEdit]) -> str:
-    from grooph_core.text_edits import TextEdit
+    from grooph_core.ide.text_edits import TextEdit
     return apply_edits(text, [TextEdit(_offset(text, e.range.start), _offset(text, e.range.end), e.new_text)
                               for e in edits])
 

@@ -15,12 +15,12 @@ import random
 import sys
 import threading
 
-from grooph_core import actions as core
-from grooph_core.analysis import analyze
-from grooph_core.completion import complete_at
-from grooph_core.formatting import format_edits
-from grooph_core.hover import hover_at
-from grooph_core.navigation import document_symbols
+from grooph_core.ide import actions as core
+from grooph_core.ide.analysis import analyze
+from grooph_core.ide.completion import complete_at
+from grooph_core.ide.formatting import format_edits
+from grooph_core.ide.hover import hover_at
+from grooph_core.ide.navigation import document_symbols
 from tests.lsp.docs import END, HEAD
 
 THREADS = 8

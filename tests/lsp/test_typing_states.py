@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from lsprotocol import types as lsp
 
-from grooph_core.analysis import analyze
+from grooph_core.ide.analysis import analyze
 from tests.core.test_typing_states import GRAPH, GRAPH_STATES, MAP, _node_close
 from tests.lsp.conftest import change_text, diagnostics_for, open_text, wait_for
 

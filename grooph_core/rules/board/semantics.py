@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from grooph_core.text import pointer_join
+from grooph_core.source.text import pointer_join
 
 
 @dataclass(frozen=True)

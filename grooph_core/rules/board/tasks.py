@@ -7,7 +7,7 @@ from typing import Iterator
 
 from grooph_core.issues import Issue, make
 from grooph_core.rules.board.semantics import BoardDoc
-from grooph_core.text import did_you_mean
+from grooph_core.source.text import did_you_mean
 
 
 def did_you_mean_hint(word: str, names) -> str:

@@ -10,7 +10,7 @@ from typing import Iterator
 from grooph_core.issues import Issue, make
 from grooph_core.model.episodes import episode_schema, optional_strings, record_schema
 from grooph_core.rules.timestamps import parse_rfc3339
-from grooph_core.text import did_you_mean, pointer_join
+from grooph_core.source.text import did_you_mean, pointer_join
 
 _LIVE_HERE = ("current", "open")
 

@@ -10,8 +10,8 @@ from jsonschema import Draft202012Validator
 
 from grooph_core.issues import Issue, make
 from grooph_core.model.episodes import episodes_schema
-from grooph_core.schema_check import found_json
-from grooph_core.text import did_you_mean, json_type, pointer_join
+from grooph_core.schema.check import found_json
+from grooph_core.source.text import did_you_mean, json_type, pointer_join
 
 CODE = "E_EPISODES_SCHEMA"
 

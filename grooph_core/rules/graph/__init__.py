@@ -1,7 +1,7 @@
 """The semantic rules of the graph document, in the order of graph.md §3.3 (rules 1-23).
 
 `graph_rule_issues` runs them on a document that passed the schema check. `W_UNKNOWN_KEY` and
-`W_DOC_TOO_LARGE` (rules 24 and 25) are appended by the pipeline (`grooph_core.validate`), not here.
+`W_DOC_TOO_LARGE` (rules 24 and 25) are appended by the pipeline (`grooph_core.rules.validate`), not here.
 Each rule is a plain function `(doc, index) -> list[Issue]` over one shared `GraphIndex`, registered
 by one line of `RULES` (its codes, its place in the order).
 """

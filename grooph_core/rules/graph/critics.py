@@ -20,7 +20,7 @@ from grooph_core.rules.graph.semantics import (
     render_model_key,
     str_id,
 )
-from grooph_core.text import quoted
+from grooph_core.source.text import quoted
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from typing import Literal
 
 from grooph_core.issues import Facts, Issue, make
 from grooph_core.rules.graph.semantics import KNOWN_HARNESSES, GraphIndex, find_slots, is_person_step, str_id
-from grooph_core.text import is_blank, quoted
+from grooph_core.source.text import is_blank, quoted
 
 
 @dataclass(frozen=True)

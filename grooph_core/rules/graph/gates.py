@@ -9,7 +9,7 @@ from typing import Literal
 
 from grooph_core.issues import Facts, Issue, make
 from grooph_core.rules.graph.semantics import GraphIndex, is_agent, is_entry_node, is_person_step, items, stop_kind, str_id
-from grooph_core.text import quoted
+from grooph_core.source.text import quoted
 
 
 def led_stops(index: GraphIndex) -> dict[str, list[tuple[int, str, int, str]]]:

@@ -16,7 +16,7 @@ from grooph_core.rules.graph.semantics import (
     str_id,
     strongly_connected_components,
 )
-from grooph_core.text import is_blank, is_number, js_number, same_text
+from grooph_core.source.text import is_blank, is_number, js_number, same_text
 
 
 def _loops(index: GraphIndex):

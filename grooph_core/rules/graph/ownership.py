@@ -16,7 +16,7 @@ from grooph_core.rules.graph.semantics import (
     items,
     str_id,
 )
-from grooph_core.text import is_number, js_number, quoted
+from grooph_core.source.text import is_number, js_number, quoted
 
 
 def _owns_pointers(index: GraphIndex, positions: list[int], artifact: str) -> list[str]:

@@ -7,7 +7,7 @@ from typing import Literal
 
 from grooph_core.issues import Facts, Issue, make
 from grooph_core.rules.graph.semantics import GraphIndex, str_id
-from grooph_core.text import quoted
+from grooph_core.source.text import quoted
 
 
 @dataclass(frozen=True)

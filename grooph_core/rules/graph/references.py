@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from grooph_core.issues import Facts, Issue, make
 from grooph_core.rules.graph.semantics import GraphIndex, stop_kind, str_id
 from grooph_core.semantics.references import missing_references
-from grooph_core.text import IdSuggester, SuggestionBudget, pointer_split
+from grooph_core.source.text import IdSuggester, SuggestionBudget, pointer_split
 
 def _tail(s: str | None) -> str:
     return f'; did you mean "{s}"?' if s else ""

@@ -21,7 +21,7 @@ from typing import Iterable, Iterator, Mapping, Sequence
 # graph.md §2.2 role families and §3.4 the harnesses with a compiler are facts of the model.
 from grooph_core.model.graph import CRITIC_ROLES, LEAD_ROLE, WRITER_ROLES
 from grooph_core.model.markers import KNOWN_HARNESSES
-from grooph_core.text import JS_WHITESPACE, js_key_order, pointer_escape, utf16_key
+from grooph_core.source.text import JS_WHITESPACE, js_key_order, pointer_escape, utf16_key
 
 # graph.md §2.14: a max-iterations cap of this many rounds or fewer is short.
 SHORT_CAP = 5

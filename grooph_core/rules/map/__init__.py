@@ -2,7 +2,7 @@
 
 `map_rule_issues` runs them in rule order and concatenates their issues (no de-duplication, no
 re-sorting). `W_UNKNOWN_KEY` and `W_DOC_TOO_LARGE` (codes 10–11) are appended by the pipeline
-(`grooph_core.validate.rule_issues`).
+(`grooph_core.rules.validate.rule_issues`).
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from grooph_core.rules.map.semantics import (
     notification_misses_person,
     starts_at_person,
 )
-from grooph_core.text import is_blank
+from grooph_core.source.text import is_blank
 
 KIND_LIST_WORDS = ", ".join(CARRIER_KINDS[:-1]) + " or " + CARRIER_KINDS[-1]
 

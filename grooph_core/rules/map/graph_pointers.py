@@ -43,8 +43,8 @@ def graph_path(map_path: str, pointer: object) -> str | None:
 def graph_answer_for_text(text: str) -> str:
     """found / not-a-graph for a graph's text: strict JSON passing the graph's structural check
     (graph.md §4). Graph rule findings do not matter."""
-    from grooph_core.load import parse_strict
-    from grooph_core.schema_check import schema_issues
+    from grooph_core.source.load import parse_strict
+    from grooph_core.schema.check import schema_issues
 
     value, err = parse_strict(text)
     if err is not None:
@@ -54,8 +54,8 @@ def graph_answer_for_text(text: str) -> str:
 
 def _read_graph_answer(path: str) -> str:
     """found / not-a-graph for a local path (see graph_answer_for_text)."""
-    from grooph_core.load import NoSuchFile, read_document
-    from grooph_core.schema_check import schema_issues
+    from grooph_core.source.load import NoSuchFile, read_document
+    from grooph_core.schema.check import schema_issues
 
     try:
         loaded = read_document(path)

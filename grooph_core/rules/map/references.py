@@ -9,7 +9,7 @@ from typing import Literal
 from grooph_core.issues import Facts, Issue, make
 from grooph_core.rules.map.semantics import MapIndex
 from grooph_core.semantics.references import missing_references
-from grooph_core.text import IdSuggester, SuggestionBudget, pointer_split
+from grooph_core.source.text import IdSuggester, SuggestionBudget, pointer_split
 
 END_WORDS = {"from": "starts at", "to": "ends at"}
 

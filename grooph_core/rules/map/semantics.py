@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from grooph_core.text import is_blank, is_integer
+from grooph_core.source.text import is_blank, is_integer
 
 # map.md §2.7: the eight carrier kinds, in the spec's order (also the order messages list them in).
 CARRIER_KINDS: tuple[str, ...] = (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from grooph_core.rules.map.by_hand import by_hand
 from grooph_core.rules.map.semantics import MapIndex, carrier_kind, map_index, session_count
-from grooph_core.text import js_number
+from grooph_core.source.text import js_number
 
 
 def _tidy(x: int | float) -> int | float:

@@ -13,7 +13,7 @@ from typing import Callable, Iterator
 
 from grooph_core.issues import Issue, make
 from grooph_core.rules.workflow.semantics import WorkflowDoc, as_text, status_transitions, transition_list
-from grooph_core.text import did_you_mean, pointer_join
+from grooph_core.source.text import did_you_mean, pointer_join
 
 Visit = Callable[[WorkflowDoc], Iterator[Issue]]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator
 
-from grooph_core.text import pointer_join
+from grooph_core.source.text import pointer_join
 
 
 def as_text(v: object) -> str | None:

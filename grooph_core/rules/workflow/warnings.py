@@ -15,7 +15,7 @@ from grooph_core.model.workflow import ENGINE_SENDERS, KANBAN_STATUSES
 from grooph_core.rules.serde_keys import unknown_key_issues
 from grooph_core.rules.workflow.check import is_template, suggestion
 from grooph_core.rules.workflow.semantics import WorkflowDoc, as_text
-from grooph_core.text import did_you_mean, pointer_join
+from grooph_core.source.text import did_you_mean, pointer_join
 
 PARAM_USE = re.compile(r"params\.([A-Za-z_][A-Za-z0-9_]*)")
 

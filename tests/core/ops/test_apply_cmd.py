@@ -6,9 +6,9 @@ import sys
 
 import pytest
 
-from grooph_core.canonical import canonical_text
 from grooph_core.cli import main
 from grooph_core.ops import new_graph
+from grooph_core.schema.canonical import canonical_text
 
 W = {"id": "w", "kind": "agent", "name": "W", "role": "builder", "brief": "Do it.", "outputs": ["out.txt"],
      "allow": ["edit-files"]}

@@ -14,7 +14,7 @@ import pytest
 from grooph_core.ops.brakes import loosened
 from grooph_core.ops.doc_edits import apply_edits
 from grooph_core.ops.repairs import repairs_for, result_of
-from grooph_core.validate import validate_value
+from grooph_core.rules.validate import validate_value
 
 from .helpers import base_doc
 

@@ -8,7 +8,7 @@ import copy
 import pytest
 
 from grooph_core.ops.repairs import fix_all, repairs_for, result_of
-from grooph_core.validate import validate_value
+from grooph_core.rules.validate import validate_value
 
 DESK = {"id": "desk", "name": "Desk", "machine": "a desktop", "account": "team account"}
 LAPTOP = {"id": "laptop", "name": "Laptop", "machine": "a laptop", "account": "contractor account"}

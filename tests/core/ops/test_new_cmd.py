@@ -5,10 +5,10 @@ import sys
 
 import pytest
 
-from grooph_core.canonical import canonical_text
 from grooph_core.cli import main
 from grooph_core.ops import new_graph, new_map
-from grooph_core.validate import validate_value
+from grooph_core.rules.validate import validate_value
+from grooph_core.schema.canonical import canonical_text
 
 
 def test_new_graph_example_of_section_6():

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from grooph_core.actions import quick_fixes
-from grooph_core.analysis import analyze
+from grooph_core.ide.actions import quick_fixes
+from grooph_core.ide.analysis import analyze
+from grooph_core.ide.text_edits import apply_edits
 from grooph_core.ops.ids import id_set, unique
-from grooph_core.text_edits import apply_edits
 
 FIXTURES = sorted((Path(__file__).parents[3] / "fixtures" / "valid").glob("*.grooph.json"))
 CASES = [(path, i) for path in FIXTURES for i in range(len(json.loads(path.read_text())["nodes"]))]

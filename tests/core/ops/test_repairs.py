@@ -9,7 +9,7 @@ import json
 import pytest
 
 from grooph_core.ops.repairs import candidates_for, fix_all, repairs_for, result_of
-from grooph_core.validate import validate_value
+from grooph_core.rules.validate import validate_value
 
 W = {"id": "w", "kind": "agent", "name": "W", "role": "builder", "brief": "Do it.", "outputs": ["out.txt"],
      "allow": ["edit-files"]}

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from grooph_core.source import parse_strict
 from grooph_core.ops.doc_edits import apply_edits
 from grooph_core.ops.repairs import repairs_for, result_of
 from grooph_core.rules.map import file_graph_resolver
-from grooph_core.validate import validate_value
+from grooph_core.rules.validate import validate_value
+from grooph_core.source.json_reader import parse_strict
 from tests.conftest import FIXTURES, fixture_files, sidecar
 
 # Codes for which operations.md §8.4/§8.5 (or the issue) documents an automatic repair.
@@ -53,7 +53,7 @@ def _specific(title: str, issue, doc) -> bool:
     import re
 
     from grooph_core.ops.edit_repairs import doc_ids
-    from grooph_core.text import value_at
+    from grooph_core.source.text import value_at
 
     if re.fullmatch(r"(?i)(quick )?fix( this| it| issue)?", title.strip()):
         return False

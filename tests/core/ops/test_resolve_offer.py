@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from grooph_core import actions as core
-from grooph_core.analysis import analyze
+from grooph_core.ide import actions as core
+from grooph_core.ide.analysis import analyze
+from grooph_core.ide.refused import Refused
 from grooph_core.ops.repairs import repairs_for, result_of
-from grooph_core.refactor import Refused
-from grooph_core.validate import validate_value
+from grooph_core.rules.validate import validate_value
 
 FIXTURES = Path(__file__).parents[3] / "fixtures"
 DOCS = sorted(p for p in FIXTURES.rglob("*.json") if p.is_file() and not p.name.endswith(".expect.json"))

@@ -17,7 +17,7 @@ def _read(name: str) -> str:
 
 
 def test_new_gives_the_start_document():
-    from grooph_core.canonical import canonical_text
+    from grooph_core.schema.canonical import canonical_text
     assert canonical_text(new_graph("Release notes"), "graph") == _read("start.grooph.json")
 
 
@@ -25,7 +25,7 @@ def test_apply_gives_the_reply_and_the_document():
     result = apply(json.loads(_read("start.grooph.json")), json.loads(_read("ops.json")))
     assert result.ok
     assert list(result.ids) == json.loads(_read("reply.json"))
-    from grooph_core.canonical import canonical_text
+    from grooph_core.schema.canonical import canonical_text
     assert canonical_text(result.doc, "graph") == _read("result.grooph.json")
 
 

@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from grooph_core.picture import PictureError, render_svg
-from grooph_core.yaml_source import parse_yaml
+from grooph_core.source.yaml_reader import parse_yaml
 from tests.conftest import FIXTURES
 
 NS = "{http://www.w3.org/2000/svg}"

@@ -11,12 +11,12 @@ import typing
 import pytest
 
 from grooph_core.issues import CODES, Facts, whole_shape_codes
-from grooph_core.load import read_document
 from grooph_core.ops import edit_repairs, graph_repairs, map_repairs
 from grooph_core.rules import board, episodes, graph, map, workflow
 from grooph_core.rules.map import file_graph_resolver
 from grooph_core.rules.registration import rule_of
-from grooph_core.validate import validate_value
+from grooph_core.rules.validate import validate_value
+from grooph_core.source.load import read_document
 from tests.conftest import FIXTURES, fixture_files, sidecar
 
 PACKAGES = {"graph": graph, "map": map, "workflow": workflow, "board": board, "episodes": episodes}

@@ -9,7 +9,7 @@ import pytest
 
 from grooph_core.rules.graph import RULE_ORDER, RULES, graph_rule_issues
 from grooph_core.rules.graph.critics import CriticOnWritersModel
-from grooph_core.text import pointer_split
+from grooph_core.source.text import pointer_split
 from tests.core.rules.graph_examples import C, E1, END, EXAMPLES, GRIND, JUDGE, TEMPLATE, W, G, T
 
 _MISSING = object()

@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 
 from grooph_core.issues import CODES
 from grooph_core.rules.graph import graph_rule_issues
-from grooph_core.schema_check import schema_issues
-from grooph_core.text import did_you_mean, osa_distance, utf16_len
 from grooph_core.rules.graph import RULE_ORDER
+from grooph_core.schema.check import schema_issues
+from grooph_core.source.text import did_you_mean, osa_distance, utf16_len
 from tests.core.rules.test_graph_rules import _MISSING, resolve
 
 IDS = st.sampled_from(["a", "b", "c", "w", "t", "end", "l", "g", "e1", "e2", "ga", "gb", "p"])

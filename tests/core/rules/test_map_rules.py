@@ -22,7 +22,7 @@ from grooph_core.rules.map import (
     map_rule_issues,
 )
 from grooph_core.rules.map.semantics import End
-from grooph_core.text import pointer_split
+from grooph_core.source.text import pointer_split
 
 sys.path.insert(0, str(Path(__file__).parent))
 import map_examples as ex  # noqa: E402
@@ -591,7 +591,7 @@ maps = st.builds(
 def test_rules_never_raise_and_every_issue_is_well_formed(doc, answer):
     from grooph_core.rules.map.by_hand import by_hand_lines
     from grooph_core.rules.map.shape import map_shape, shape_line
-    from grooph_core.schema_check import schema_issues
+    from grooph_core.schema.check import schema_issues
 
     assert schema_issues(doc, "map") == []  # the generator makes structurally valid maps only
     issues = map_rule_issues(doc, resolver=lambda p: answer)
@@ -616,7 +616,7 @@ id_words = st.text(alphabet=st.sampled_from(list("abcd-1")), min_size=1, max_siz
 @given(id_words, st.lists(id_words, max_size=12))
 def test_id_suggester_equals_did_you_mean(word, candidates):
     from grooph_core.rules.map.references import IdSuggester
-    from grooph_core.text import did_you_mean
+    from grooph_core.source.text import did_you_mean
 
     suggest = IdSuggester(candidates)
     assert suggest(word) == did_you_mean(word, candidates)

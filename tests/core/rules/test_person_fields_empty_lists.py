@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 
 from grooph_core.ops.repairs import repairs_for, result_of
-from grooph_core.validate import validate_value
+from grooph_core.rules.validate import validate_value
 
 END = {"id": "end", "kind": "stop", "name": "End"}
 

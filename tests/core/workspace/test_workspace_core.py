@@ -7,7 +7,7 @@ import json
 import os
 
 from grooph_core.rules.map.graph_pointers import graph_path
-from grooph_core.source import MAX_CHARS
+from grooph_core.source.json_reader import MAX_CHARS
 from grooph_core.workspace.index import WorkspaceIndex, check_file
 from grooph_core.workspace.lenses import loop_brakes_words
 from grooph_core.workspace.links import moved, pointer_to, rename_edits
@@ -127,8 +127,8 @@ def test_neighbours_are_found_by_name_and_ignored_as_graphs_are(tmp_path):
 
 
 def test_neighbours_are_checked_as_the_editor_checks_them(tmp_path):
-    from grooph_core.neighbours import analyze_neighbour
-    from grooph_core.kinds import NEIGHBOUR_KINDS
+    from grooph_core.ide.neighbour_analysis import analyze_neighbour
+    from grooph_core.source.kinds import NEIGHBOUR_KINDS
 
     text = open(TWICE, encoding="utf-8").read()
     rec = check_file(_copy(TWICE, tmp_path / "r.episodes.json"), max_chars=LIMIT)

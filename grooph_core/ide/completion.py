@@ -11,11 +11,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from grooph_core.analysis import Analysis
+from grooph_core.ide.analysis import Analysis
+from grooph_core.ide.navigation import occurrences
 from grooph_core.model import field_info, object_shape
-from grooph_core.navigation import occurrences
 from grooph_core.semantics.references import accepted_kinds
-from grooph_core.text import pointer_join, value_at
+from grooph_core.source.text import pointer_join, value_at
 
 
 @dataclass(frozen=True)

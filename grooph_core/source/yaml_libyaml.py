@@ -1,13 +1,13 @@
 """The fast path of the YAML reader: libyaml's C parser (PyYAML's `CParser`) and an iterative composer.
 
-`compose(text, max_depth)` returns the node tree `yaml_source` builds values and spans from, shaped as
+`compose(text, max_depth)` returns the node tree `yaml_reader` builds values and spans from, shaped as
 ruamel.yaml's (`id`, `tag`, `value`, `style`, `flow_style`, `start_mark.index`, `end_mark.index`), with
 the YAML 1.2 core schema for untagged plain scalars, or `None` when this path does not answer: an empty
 value other than `key:` in a block mapping, `key: ` in a flow one and `- ` in a block sequence (whose
 marks are put where ruamel puts them), an undefined alias, nesting past `max_depth`, directives, a BOM,
 a tab, the line breaks U+0085, U+2028, U+2029 (ruamel refuses some texts that libyaml takes). A parser
 complaint gives a `Refused`: the whole lines before the complaint that ruamel may skip to find it (see
-`Refused`), or `None` when anchors were read. `yaml_source` then asks ruamel.yaml (the reference,
+`Refused`), or `None` when anchors were read. `yaml_reader` then asks ruamel.yaml (the reference,
 spec/workflow.md §0), so every message and mark is ruamel's; where libyaml answers it gives the same tree
 (tests/core/test_yaml_libyaml.py proves it differentially).
 """
@@ -55,7 +55,7 @@ class Mark:
 
 
 class Refused:
-    """libyaml refused the text (ruamel will too, or read it: `yaml_source` asks). `cuts`: spans of whole
+    """libyaml refused the text (ruamel will too, or read it: `yaml_reader` asks). `cuts`: spans of whole
     lines, all before the complaint, that ruamel may skip and still say exactly what it says about the
     whole text: in each block collection open at the complaint, the complete entries after its first and
     before the one being read (or the last complete one), and the first entry's value when it stands on

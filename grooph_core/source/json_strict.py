@@ -13,7 +13,7 @@ import json
 import math
 from decimal import Decimal, InvalidOperation
 
-from grooph_core.text import js_number
+from grooph_core.source.text import js_number
 
 _TWO_53 = 2**53
 _MIN_NORMAL = 2.2250738585072014e-308

@@ -1,7 +1,7 @@
 """The documentation page of every code (`grooph_core/docs/codes.md`), generated from the registry.
 
 Diagnostics link to it (`codeDescription`); it ships inside the package so the link works wherever
-the server is installed. `python -m grooph_core.code_docs` rewrites it; a test fails on drift.
+the server is installed. `python -m grooph_core.ide.code_docs` rewrites it; a test fails on drift.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 
 from grooph_core.issues import CODES
 
-PAGE = Path(__file__).resolve().parent / "docs" / "codes.md"
+PAGE = Path(__file__).resolve().parents[1] / "docs" / "codes.md"
 
 _WHERE = {"graph": "graphs", "map": "operation maps", "editor": "graphs and maps in the editor only (the reference never reports it)",
           "workflow": "workflows (*.workflow.yaml)", "board": "boards (*.board.json)",
@@ -32,7 +32,7 @@ def render() -> str:
         "Every code the validator and the editor report: its severity, what it means, the usual repair,",
         "and where the rule is specified (spec/graph.md, spec/map.md; for the neighbouring formats",
         "spec/workflow.md, spec/board.md, spec/episodes.md). Generated from",
-        "`grooph_core/issues.py` by `python -m grooph_core.code_docs`.",
+        "`grooph_core/issues.py` by `python -m grooph_core.ide.code_docs`.",
         "",
     ]
     for c in CODES.values():

@@ -4,10 +4,10 @@ schema); on a name (status, role, run spec, run state, task), what it is and whe
 
 from __future__ import annotations
 
-from grooph_core.hover import HoverText, field_hover
+from grooph_core.ide.hover import HoverText, field_hover
 from grooph_core.model import episodes as episodes_model
 from grooph_core.semantics import neighbour_names
-from grooph_core.text import pointer_split
+from grooph_core.source.text import pointer_split
 
 
 def _name_hover(analysis, offset: int) -> HoverText | None:

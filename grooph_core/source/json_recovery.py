@@ -42,10 +42,10 @@ from __future__ import annotations
 
 import re
 
-from grooph_core.json_strict import StrictReader, exceeds_depth, float_is_lossy, int_is_lossy, precision_message
-from grooph_core.line_index import LineIndex
-from grooph_core.source_map import Node
-from grooph_core.text import pointer_escape
+from grooph_core.source.json_strict import StrictReader, exceeds_depth, float_is_lossy, int_is_lossy, precision_message
+from grooph_core.source.line_index import LineIndex
+from grooph_core.source.source_map import Node
+from grooph_core.source.text import pointer_escape
 
 _WS = re.compile(r"[ \t\n\r]*")
 _LINE_REST = re.compile(r"[^\r\n]*")

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from grooph_core.analysis import Analysis
+from grooph_core.ide.analysis import Analysis
+from grooph_core.ide.refused import Refused
+from grooph_core.ide.text_edits import TextEdit, line_edits, value_edits
 from grooph_core.issues import Issue
-from grooph_core.refactor import Refused
-from grooph_core.text_edits import TextEdit, line_edits, value_edits
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ def change_edits(analysis: Analysis, new_value: dict) -> list[TextEdit]:
     edits = value_edits(analysis.text, analysis.parsed.source_map, analysis.value, new_value)
     if edits is not None:
         return edits
-    from grooph_core.canonical import canonical_text
+    from grooph_core.schema.canonical import canonical_text
 
     return line_edits(analysis.text, canonical_text(new_value, analysis.kind))
 
@@ -55,7 +55,7 @@ def operations_edits(analysis: Analysis, ops: object) -> OpsOutcome:
         return OpsOutcome(False, error={"index": -1, "op": "", "message": refused.message})
     if analysis.kind != "graph":
         return OpsOutcome(False, error={"index": -1, "op": "", "message": "operations apply to graphs; an operation map has none (operations.md)"})
-    from grooph_core.schema_check import schema_issues
+    from grooph_core.schema.check import schema_issues
 
     if schema_issues(analysis.value, "graph"):
         return OpsOutcome(False, error={"index": -1, "op": "", "message": "the document does not match the schema; fix its E_SCHEMA issues first"})
@@ -219,7 +219,7 @@ def _workflow_preview(analysis, view: str | None, theme: str) -> str | Refused:
 
 def preview_svg(analysis: Analysis, *, view: str | None = None, theme: str = "light") -> str | Refused:
     """The picture of the document as the editor holds it, or which fault keeps it from being drawn."""
-    from grooph_core.neighbours import NeighbourAnalysis
+    from grooph_core.ide.neighbour_analysis import NeighbourAnalysis
 
     if isinstance(analysis, NeighbourAnalysis):
         return _workflow_preview(analysis, view, theme)
@@ -234,7 +234,7 @@ def preview_svg(analysis: Analysis, *, view: str | None = None, theme: str = "li
             where = f" (line {line + 1}, column {col + 1}: {first.message})"
         return Refused(f"Cannot draw the picture: the text is not valid JSON yet{where}.")
     from grooph_core.picture import PictureError, render_svg
-    from grooph_core.schema_check import schema_issues
+    from grooph_core.schema.check import schema_issues
 
     blocking = schema_issues(analysis.value, analysis.kind)
     if blocking:

@@ -30,9 +30,9 @@ import re
 import sys
 from typing import Any, Callable
 
-from grooph_core.formatting import uses_crlf, unreadable
-from grooph_core.refactor import Refused
-from grooph_core.text_edits import TextEdit, line_edits
+from grooph_core.ide.formatting import uses_crlf, unreadable
+from grooph_core.ide.refused import Refused
+from grooph_core.ide.text_edits import TextEdit, line_edits
 
 _enc: Callable[[str], str] = json.encoder.encode_basestring
 
@@ -247,7 +247,7 @@ def record_text(value: Any, kind: str, text: str) -> str:
         try:
             result.encode("utf-8")
         except UnicodeEncodeError:  # a lone surrogate (`"\ud800"`): written as its escape, as graph.md §6.1
-            from grooph_core.canonical import fix_surrogates
+            from grooph_core.schema.canonical import fix_surrogates
 
             result = fix_surrogates(result)
     return result

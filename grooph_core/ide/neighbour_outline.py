@@ -7,10 +7,10 @@ shell converts them as it does a graph's; pointers only, never text.
 
 from __future__ import annotations
 
+from grooph_core.ide.navigation import Symbol
 from grooph_core.model.board import LANES
 from grooph_core.model.episodes import standings
-from grooph_core.navigation import Symbol
-from grooph_core.text import pointer_escape
+from grooph_core.source.text import pointer_escape
 
 
 def _dict(v: object) -> dict:

@@ -17,7 +17,7 @@ import re
 import sys
 from typing import Any, Callable
 
-from grooph_core.keyorder import is_index_key
+from grooph_core.source.keyorder import is_index_key
 from grooph_core.model.compiled import (
     AltType,
     AnyType,
@@ -33,8 +33,8 @@ from grooph_core.model.compiled import (
     UnionType,
     root_type,
 )
-from grooph_core.schema_check import accepts
-from grooph_core.text import js_number, utf16_key
+from grooph_core.schema.check import accepts
+from grooph_core.source.text import js_number, utf16_key
 
 # graph.md §6.1: `"` `\` and the C0 controls escaped (\b \t \n \f \r, others \u00xx lower-case), all
 # else literal. The C encoder of the json module does exactly this (non-ASCII, U+007F, U+2028, / kept).

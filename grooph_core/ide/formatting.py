@@ -12,18 +12,18 @@ to LF when it formats on save (the Neovim plugin sets 'fileformat'; docs/editors
 
 from __future__ import annotations
 
-from grooph_core.refactor import Refused
-from grooph_core.text_edits import TextEdit, line_edits
+from grooph_core.ide.refused import Refused
+from grooph_core.ide.text_edits import TextEdit, line_edits
 
 
 def format_edits(analysis) -> list[TextEdit] | Refused:
     """Edits turning the text into its canonical form, or why it is left as it is. A neighbouring
     document (workflow, board, episode record) has its own written form (`neighbour_format`)."""
     if getattr(analysis, "neighbour", None) is not None:
-        from grooph_core.neighbour_format import neighbour_format_edits
+        from grooph_core.ide.neighbour_format import neighbour_format_edits
 
         return neighbour_format_edits(analysis)
-    from grooph_core.canonical import canonical_text
+    from grooph_core.schema.canonical import canonical_text
 
     parsed = analysis.parsed
     limit = analysis.over_limit

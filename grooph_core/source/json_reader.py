@@ -26,7 +26,7 @@ the place the editor reports (the tolerant reader's first problem).
 The reading limits are defined here, once (docs/bad-input.md): `MAX_CHARS`, what the editor analyses
 (the server's `grooph.maxDocumentSize` default); `MAX_DEPTH`, the editor's nesting limit, and
 `CLI_MAX_DEPTH`, the command line's (the root is level 1). The two depths differ on purpose: YAML's
-tolerant reader (ruamel's composer, `yaml_source`) recurses three frames per level, so 512 levels
+tolerant reader (ruamel's composer, `yaml_reader`) recurses three frames per level, so 512 levels
 need the process-wide recursion limit raised, which the command line may do and the server's worker
 threads, sharing it, must not; 64 levels fit the default. The command line's byte limit on a file is
 `load.MAX_FILE_BYTES`.
@@ -41,10 +41,10 @@ from dataclasses import dataclass, field
 from json import JSONDecodeError
 
 from grooph_core.issues import Issue, make
-from grooph_core.json_recovery import TooDeep, recover
-from grooph_core.json_strict import StrictReader, exceeds_depth, loads
-from grooph_core.line_index import LineIndex
-from grooph_core.source_map import SourceMap
+from grooph_core.source.json_recovery import TooDeep, recover
+from grooph_core.source.json_strict import StrictReader, exceeds_depth, loads
+from grooph_core.source.line_index import LineIndex
+from grooph_core.source.source_map import SourceMap
 
 MAX_CHARS = 5_000_000  # characters the editor analyses (a longer text gets one E_DOC_LIMIT)
 MAX_DEPTH = 64  # levels of nesting the editor analyses, the root being level 1 (deeper: one E_DOC_LIMIT)

@@ -6,7 +6,7 @@ are the same numbers `explain` reports (cli.md §4).
 
 from __future__ import annotations
 
-from grooph_core.text import is_integer, js_number
+from grooph_core.source.text import is_integer, js_number
 
 TIERS = ("frontier", "strong", "fast")
 TIER_WORDS = {"frontier": "frontier", "strong": "strong", "fast": "fast", "unset": "session default"}

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from grooph_core.analysis import Analysis
+from grooph_core.ide.analysis import Analysis
+from grooph_core.ide.navigation import find_definition, occurrence_at, occurrences, related_occurrences
 from grooph_core.issues import CODES
 from grooph_core.model import field_info
-from grooph_core.text import value_at
-from grooph_core.navigation import find_definition, occurrence_at, occurrences, related_occurrences
+from grooph_core.source.text import value_at
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 One pipeline for the three kinds registered in `kinds.NEIGHBOURS`:
 
-1. the reader (JSON: `source.parse`; YAML: `yaml_source.parse_yaml`) and its issues, first;
+1. the reader (JSON: `json_reader.parse`; YAML: `yaml_reader.parse_yaml`) and its issues, first;
 2. the kind's structural check (`E_WF_SCHEMA`, `E_BOARD_SCHEMA`, `E_EPISODES_SCHEMA`), in document order;
 3. the kind's `RULES` in registration order, each rule's issues by position unless it keeps its own
    order (`Workflow::check()`'s).
@@ -23,14 +23,14 @@ import importlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from grooph_core.analysis import DocumentAnalysis, placed_span
+from grooph_core.ide.analysis import DocumentAnalysis, placed_span
 from grooph_core.issues import Issue, make
-from grooph_core.kinds import NeighbourKind
-from grooph_core.load import MAX_DEPTH as CLI_MAX_DEPTH
-from grooph_core.load import MAX_FILE_BYTES, Loaded
-from grooph_core.source import MAX_CHARS, MAX_DEPTH, ParsedText, collector_paused, parse
-from grooph_core.text import pointer_escape, value_at
-from grooph_core.yaml_source import parse_yaml
+from grooph_core.source.json_reader import MAX_CHARS, MAX_DEPTH, ParsedText, collector_paused, parse
+from grooph_core.source.kinds import NeighbourKind
+from grooph_core.source.load import MAX_DEPTH as CLI_MAX_DEPTH
+from grooph_core.source.load import MAX_FILE_BYTES, Loaded
+from grooph_core.source.text import pointer_escape, value_at
+from grooph_core.source.yaml_reader import parse_yaml
 
 
 @dataclass(frozen=True)
@@ -224,7 +224,7 @@ def check_text(path: str, text: str, kind: NeighbourKind) -> tuple[NeighbourLoad
 
 def yaml_kind(path: str) -> NeighbourKind:
     """The kind of a YAML file of another name, by its content; NotOurs when it is no workflow."""
-    from grooph_core.kinds import neighbour_from_value
+    from grooph_core.source.kinds import neighbour_from_value
 
     try:
         text = Path(path).read_text("utf-8")

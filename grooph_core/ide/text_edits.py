@@ -16,7 +16,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from grooph_core.text import is_number, js_number, pointer_join
+from grooph_core.source.text import is_number, js_number, pointer_join
 
 
 @dataclass(frozen=True)

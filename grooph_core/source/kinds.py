@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from grooph_core.source import parse
+from grooph_core.source.json_reader import parse
 
 Kind = Literal["graph", "map", "workflow", "board", "episodes"]
 

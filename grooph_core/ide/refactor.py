@@ -10,22 +10,15 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 
-from grooph_core.analysis import Analysis
-from grooph_core.json_copy import copy_json
-from grooph_core.navigation import Occurrence, find_definition, occurrence_at, occurrences, related_occurrences
+from grooph_core.ide.analysis import Analysis
+from grooph_core.ide.navigation import Occurrence, find_definition, occurrence_at, occurrences, related_occurrences
+from grooph_core.ide.refused import Refused
+from grooph_core.ide.text_edits import TextEdit, value_edits
 from grooph_core.semantics.references import rewrite_id
-from grooph_core.text_edits import TextEdit, value_edits
+from grooph_core.source.json_copy import copy_json
 
 ID_PATTERN = re.compile(r"[a-z][a-z0-9-]*")
-
-
-@dataclass(frozen=True)
-class Refused:
-    """A request that cannot be honoured, with the message the user sees."""
-
-    message: str
 
 
 def occurrence_at_offset(analysis: Analysis, offset: int) -> Occurrence | None:

@@ -2,8 +2,8 @@
 
 Every command reads files through `read_document` so that a file that is not UTF-8, empty, not JSON,
 too deep or too large gets the same single `E_SCHEMA` "not valid JSON" issue (graph.md §3.2 step 1),
-never a traceback. The text is read by `source.parse_strict` (the editor's reader in strict mode, with
-its depth limit `source.CLI_MAX_DEPTH`); the byte limit of a file, `MAX_FILE_BYTES`, is defined here.
+never a traceback. The text is read by `json_reader.parse_strict` (the editor's reader in strict mode, with
+its depth limit `json_reader.CLI_MAX_DEPTH`); the byte limit of a file, `MAX_FILE_BYTES`, is defined here.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grooph_core.issues import Issue
-from grooph_core.kinds import Kind, detect_kind, kind_from_name
-from grooph_core.source import CLI_MAX_DEPTH as MAX_DEPTH
-from grooph_core.source import not_json_issue, parse_strict
+from grooph_core.source.json_reader import CLI_MAX_DEPTH as MAX_DEPTH
+from grooph_core.source.json_reader import not_json_issue, parse_strict
+from grooph_core.source.kinds import Kind, detect_kind, kind_from_name
 
 # MAX_DEPTH and parse_strict are the reader's (source.py); named here too for the command line's modules.
 __all__ = ["MAX_DEPTH", "MAX_FILE_BYTES", "Loaded", "NoSuchFile", "decode", "parse_strict", "read_document"]

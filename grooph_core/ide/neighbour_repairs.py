@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from grooph_core.ide.neighbour_analysis import NeighbourAnalysis, analyze_neighbour
+from grooph_core.ide.text_edits import TextEdit, apply_edits
 from grooph_core.issues import Issue
-from grooph_core.neighbours import NeighbourAnalysis, analyze_neighbour
-from grooph_core.text_edits import TextEdit, apply_edits
 
 _SUGGESTION = re.compile(r"did you mean (.+?)\?")
 ADD_STATUS_CODES = ("E_WF_UNKNOWN_STATUS", "E_WF_UNKNOWN_SOURCE_STATUS")

@@ -24,13 +24,13 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field, replace
 
 from grooph_core.issues import Issue, whole_shape_codes
-from grooph_core.kinds import Kind, detect_kind
-from grooph_core.line_index import LineIndex, index_in, lsp_range
 from grooph_core.rules.graph.references import DanglingRef
 from grooph_core.rules.map.references import MapDanglingRef
-from grooph_core.source import MAX_CHARS, ParsedText, parse
-from grooph_core.text import pointer_split, value_at
-from grooph_core.validate import Resolver, rule_issues
+from grooph_core.rules.validate import Resolver, rule_issues
+from grooph_core.source.json_reader import MAX_CHARS, ParsedText, parse
+from grooph_core.source.kinds import Kind, detect_kind
+from grooph_core.source.line_index import LineIndex, index_in, lsp_range
+from grooph_core.source.text import pointer_split, value_at
 
 # Top-level arrays whose items the tolerant mode can leave out one by one.
 ITEM_LISTS: dict[str, tuple[str, ...]] = {
@@ -63,7 +63,7 @@ LOCAL_VARIANTS = frozenset({("E_HANDOFF_NO_CARRIER", "missing")})
 
 class DocumentAnalysis(ABC):
     """What the editor needs about one version of a document, whatever its kind: a graph or map
-    (`Analysis`) or a neighbouring format (`neighbours.NeighbourAnalysis`). The shell treats both
+    (`Analysis`) or a neighbouring format (`neighbour_analysis.NeighbourAnalysis`). The shell treats both
     alike; only how a JSON pointer is placed in the text (`pointer_span`) differs by kind."""
 
     text: str
@@ -208,7 +208,7 @@ def analyze(text: str, *, name: str | None = None, export: bool = False, resolve
     problems = list(parsed.problems)
     if any(p.code == "E_DOC_LIMIT" for p in problems):
         return Analysis(text, kind, parsed, tuple(p for p in problems if p.code == "E_DOC_LIMIT"))
-    from grooph_core.schema_check import not_json_issue, schema_issues
+    from grooph_core.schema.check import not_json_issue, schema_issues
 
     if not tolerant:
         if not parsed.ok:
@@ -285,7 +285,7 @@ def _inside_any(pointer: str, regions: set[str]) -> bool:
 def _tolerant_rules(value: object, kind: Kind, schema: list[Issue], broken: set[str], *, export: bool,
                     resolver: Resolver | None) -> tuple[list[Issue], list[str]]:
     """Run the rules on the document with unsound top-level items left out; map pointers back."""
-    from grooph_core.schema_check import schema_issues
+    from grooph_core.schema.check import schema_issues
 
     if not isinstance(value, dict):
         return [], []

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from grooph_core.kinds import Kind
 from grooph_core.semantics.references import Occurrence, accepts, occurrences
+from grooph_core.source.kinds import Kind
 
 __all__ = ["Occurrence", "occurrences", "find_definition", "occurrence_at", "related_occurrences", "Symbol",
            "document_symbols"]

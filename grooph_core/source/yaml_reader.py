@@ -1,6 +1,6 @@
 """YAML text -> value + source map + syntax problems, with exact positions (spec/workflow.md §0, §1).
 
-The YAML counterpart of `source.parse`: `parse_yaml(text)` returns the same `ParsedText` (value, ok,
+The YAML counterpart of `json_reader.parse`: `parse_yaml(text)` returns the same `ParsedText` (value, ok,
 problems, source map) and never raises on any `str`. It reads YAML 1.2 through ruamel.yaml's composed
 node tree (marks for every key and scalar): `on`, `off`, `yes`, `no` are strings; anchors and aliases are
 resolved; a merge key `<<` is an ordinary key (the engine does not merge). The value is built from the
@@ -36,11 +36,11 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.nodes import ScalarNode
 from ruamel.yaml.reader import Reader
 
-from grooph_core import yaml_libyaml
 from grooph_core.issues import Issue, make
-from grooph_core.source import MAX_CHARS, MAX_DEPTH, ParsedText, collector_paused
-from grooph_core.source_map import SourceMap
-from grooph_core.text import pointer_escape, pointer_split
+from grooph_core.source import yaml_libyaml
+from grooph_core.source.json_reader import MAX_CHARS, MAX_DEPTH, ParsedText, collector_paused
+from grooph_core.source.source_map import SourceMap
+from grooph_core.source.text import pointer_escape, pointer_split
 
 # Aliases can make a small text stand for a huge value (a "billion laughs"); past this many values the
 # document is not analysed.
@@ -201,7 +201,7 @@ def parse_yaml(text: str, *, max_chars: int = MAX_CHARS, max_depth: int = MAX_DE
     `data["cut"]` lists the blanked spans, whose content is in doubt."""
     # What is built here is acyclic (values, nodes, source-map nodes; an alias shares a value, a
     # recursive one is refused), so the cycle collector has nothing to find; paused, it stops re-walking
-    # the growing tree (half the time at 1M characters), as `source.parse` does.
+    # the growing tree (half the time at 1M characters), as `json_reader.parse` does.
     with collector_paused():
         return _parse_yaml(text, max_chars, max_depth, max_values, recover)
 

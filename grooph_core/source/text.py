@@ -12,7 +12,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from grooph_core.keyorder import keys_in_js_order
+from grooph_core.source.keyorder import keys_in_js_order
 
 # graph.md §0.1: exactly the ECMAScript whitespace set (not Python's str.strip set).
 JS_WHITESPACE = (

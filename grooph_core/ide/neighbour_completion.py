@@ -26,7 +26,7 @@ import json
 import re
 from dataclasses import dataclass, field, replace
 
-from grooph_core.completion import (
+from grooph_core.ide.completion import (
     Completion,
     snippet_escape,
     field_value_completions,
@@ -34,7 +34,7 @@ from grooph_core.completion import (
     shape_key_completions,
 )
 from grooph_core.model import FieldShape, ObjectShape, field_info, object_shape
-from grooph_core.text import pointer_join, pointer_split, value_at
+from grooph_core.source.text import pointer_join, pointer_split, value_at
 
 COMPLETED_KINDS = frozenset({"workflow", "board", "episodes"})
 
@@ -244,7 +244,7 @@ def _word_descriptions(kind: str, pointer: str) -> dict[str, str]:
 
 def _json_name_keys(analysis, cur) -> list[Completion]:
     """Under a mapping of names (a board's `tasks`): the names referred to and not defined yet."""
-    from grooph_core.completion import separators
+    from grooph_core.ide.completion import separators
 
     kind = _key_name_kind(analysis.kind, analysis.value, cur.pointer)
     if kind is None:
@@ -273,7 +273,7 @@ _SAFE_PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-/]*\Z")
 def yaml_scalar(s: str) -> str:
     """`s` as a YAML scalar that reads back as the same string: plain when it is a plain word that the
     YAML 1.2 core schema reads as a string (not `null`, `true`, `3`), else double-quoted."""
-    from grooph_core.yaml_source import core_tag
+    from grooph_core.source.yaml_reader import core_tag
 
     if _SAFE_PLAIN.match(s) and core_tag(s) == "str":
         return s
@@ -716,7 +716,7 @@ def _param_completions(analysis, offset: int) -> list[Completion] | None:
     if m is None or _in_comment(prefix):
         return None
     from grooph_core.rules.workflow.semantics import read_workflow
-    from grooph_core.text import compact_json
+    from grooph_core.source.text import compact_json
 
     end = offset
     while end < len(analysis.text) and (analysis.text[end].isalnum() or analysis.text[end] == "_"):

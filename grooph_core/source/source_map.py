@@ -20,7 +20,7 @@ import json
 import re
 from bisect import bisect_right
 
-from grooph_core.text import pointer_escape, pointer_split
+from grooph_core.source.text import pointer_escape, pointer_split
 
 _WS = re.compile(r"[ \t\n\r]*")
 _INDEX = re.compile(r"(?:0|[1-9][0-9]*)\Z")

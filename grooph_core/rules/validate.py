@@ -2,7 +2,7 @@
 
 `validate_value` is the reference's pipeline on a parsed value: the structural check alone when it
 finds anything, else every rule in order. The command line uses it (strict mode). The editor uses
-`grooph_core.analysis`, which runs the same rules tolerantly on the sound parts of a broken document.
+`grooph_core.ide.analysis`, which runs the same rules tolerantly on the sound parts of a broken document.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Callable
 
 from grooph_core.issues import Issue
-from grooph_core.kinds import Kind
+from grooph_core.source.kinds import Kind
 
 Resolver = Callable[[str], str]
 
@@ -36,7 +36,7 @@ def rule_issues(value: dict, kind: Kind, *, export: bool = False, resolver: Reso
 
 def validate_value(value: object, kind: Kind, *, export: bool = False, resolver: Resolver | None = None) -> list[Issue]:
     """The reference pipeline on a parsed JSON value: E_SCHEMA alone, or the rules (graph.md §3.2)."""
-    from grooph_core.schema_check import schema_issues
+    from grooph_core.schema.check import schema_issues
 
     schema = schema_issues(value, kind)
     if schema:

@@ -36,9 +36,9 @@ from grooph_core.model.compiled import (
     UnionType,
     root_type,
 )
-from grooph_core.keyorder import is_index_key, keys_in_js_order
-from grooph_core.source import not_json_issue  # noqa: F401  (the reader's issue, step 1 of the same check)
-from grooph_core.text import compact_json, js_number, json_type, pointer_escape, pointer_split, utf16_len
+from grooph_core.source.keyorder import is_index_key, keys_in_js_order
+from grooph_core.source.json_reader import not_json_issue  # noqa: F401  (the reader's issue, step 1 of the same check)
+from grooph_core.source.text import compact_json, js_number, json_type, pointer_escape, pointer_split, utf16_len
 
 # A raw finding: (message path, primary pointer, on_key, detail, data)
 Raw = tuple[str, str, bool, str, dict]
