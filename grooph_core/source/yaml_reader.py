@@ -106,12 +106,13 @@ class YamlSourceMap:
 
     def first_key_span(self, pointer: str) -> Span | None:
         """The span of the first key of the mapping at `pointer`, or None when it has none."""
-        node = self._node(pointer)
+        node = self.node(pointer)
         if node is None or not node.is_obj or not node.kspans:
             return None
         return node.kspans[0]
 
-    def _node(self, pointer: str) -> YNode | None:
+    def node(self, pointer: str) -> YNode | None:
+        """The node at a pointer (its key and value spans, its members), or None where the text has none."""
         if pointer == "":
             return self._root
         hit = self._find(pointer)
