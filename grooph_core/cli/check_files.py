@@ -19,8 +19,8 @@ from grooph_core.cli.discover import Named
 from grooph_core.ide import neighbour_analysis as neighbours
 from grooph_core.issues import Issue
 from grooph_core.rules.map import file_graph_resolver
-from grooph_core.rules.map.by_hand import by_hand, by_hand_lines
-from grooph_core.rules.map.shape import map_shape, shape_line
+from grooph_core.semantics.by_hand import by_hand, by_hand_lines
+from grooph_core.semantics.map_shape import map_shape, shape_line
 from grooph_core.rules.validate import validate_value
 from grooph_core.source.json_reader import parse
 from grooph_core.source.kinds import (
@@ -175,7 +175,8 @@ def warm_up(kinds: set[str], want_ranges: bool) -> None:
             importlib.import_module(f"grooph_core.rules.{kind}")
             validate_value({}, kind)  # the models and the compiled schema of the kind
     if "map" in kinds:
-        from grooph_core.rules.map import by_hand, shape  # noqa: F401
+        from grooph_core.semantics import by_hand  # noqa: F401
+        from grooph_core.semantics import map_shape  # noqa: F401
 
 
 def check_all(items: list[Named], *, export: bool, want_ranges: bool, jobs: int | None = None,

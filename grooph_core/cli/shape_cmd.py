@@ -13,7 +13,7 @@ import sys
 from grooph_core.cli import usage_error
 from grooph_core.cli.args import UsageError, parse_args
 from grooph_core.issues import Issue
-from grooph_core.rules.map.shape import map_shape, shape_line
+from grooph_core.semantics.map_shape import map_shape, shape_line
 from grooph_core.schema.check import schema_issues
 from grooph_core.semantics.graph_shape import graph_shape, graph_shape_line, tier_line
 from grooph_core.source.load import NoSuchFile, read_document

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from grooph_core.issues import Facts, Issue, make
-from grooph_core.rules.map.semantics import MapIndex
+from grooph_core.semantics.map_index import MapIndex
 from grooph_core.schema.check import schema_issues
 from grooph_core.source.load import parse_strict, NoSuchFile, read_document
 
