@@ -15,7 +15,6 @@ import sys
 from grooph_core.cli import usage_error
 from grooph_core.cli.args import UsageError, parse_args
 from grooph_core.cli.files import write_text
-from grooph_core.ide.neighbour_analysis import analyze_neighbour
 from grooph_core.schema.check import schema_issues
 from grooph_core.source.kinds import neighbour_from_name
 from grooph_core.source.load import NoSuchFile, read_document
@@ -119,6 +118,8 @@ def _workflow(file: str, flags: dict, repeated: dict, out, fmt: str, theme: str,
         return _fail(f"no such file: {file}")
     except (OSError, UnicodeDecodeError) as e:
         return _fail(f"cannot read {file}: {e}")
+    from grooph_core.ide.neighbour_analysis import analyze_neighbour  # lazy: the YAML reader and ide.analysis, ~80 ms of `grooph image` on a graph or map
+
     a = analyze_neighbour(text, neighbour_from_name(file), tolerant=False)
     blocking = [i for i in a.issues if i.code in ("E_SYNTAX", "E_WF_SCHEMA", "E_DOC_LIMIT")]
     if blocking or a.value is None:
