@@ -12,6 +12,7 @@ from urllib.parse import unquote, urlparse
 
 from grooph_core.ide.analysis import DocumentAnalysis, analyze
 from grooph_core.ide.neighbour_analysis import analyze_neighbour
+from grooph_core.rules.map import file_graph_resolver
 from grooph_core.source.kinds import NeighbourKind, claims_grooph, kind_from_name, neighbour_from_name
 from grooph_core.source.line_index import LineIndex
 
@@ -139,8 +140,4 @@ def _resolver_for(uri: str):
     if not uri.startswith("file:"):
         return None
     path = unquote(urlparse(uri).path)
-    try:
-        from grooph_core.rules.map import file_graph_resolver
-    except ImportError:
-        return None
     return file_graph_resolver(path)

@@ -22,7 +22,7 @@ from grooph_core.ide.neighbour_format import WORKFLOW_NOT_FORMATTED
 from grooph_core.ide.neighbour_hover import neighbour_hover_at
 from grooph_core.ide.neighbour_outline import neighbour_symbols
 from grooph_core.ide.refused import Refused
-from grooph_core.semantics import neighbour_names
+from grooph_core.ide import neighbour_names
 from grooph_lsp import convert, workspace_features
 from grooph_lsp.convert import to_offset
 from grooph_lsp.errors import RequestRefused, check_request_version

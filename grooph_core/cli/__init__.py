@@ -11,6 +11,7 @@ import importlib
 import sys
 
 from grooph_core import __version__
+from grooph_core.source.kinds import neighbour_from_name
 from grooph_core.source.text import osa_distance
 
 # name -> module; overview groups in the reference's order (cli.md §0.1), only what we implement.
@@ -125,8 +126,6 @@ def neighbour_refusal(name: str, argv: list[str]) -> str | None:
     such a file (by name: `x.workflow.yaml`, `x.board.json`, `x.episodes.json`)."""
     if name not in REFUSE_NEIGHBOURS:
         return None
-    from grooph_core.source.kinds import neighbour_from_name
-
     for arg in argv:
         kind = None if arg.startswith("-") else neighbour_from_name(arg)
         if kind is not None and name == "image" and kind.name == "workflow":

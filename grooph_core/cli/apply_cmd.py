@@ -12,8 +12,10 @@ from __future__ import annotations
 import json
 import sys
 
+from grooph_core.cli import usage_error
 from grooph_core.cli.args import UsageError, parse_args
 from grooph_core.cli.files import is_kept_graph, kept_graph_refusal, write_text
+from grooph_core.cli.fmt_cmd import losses
 from grooph_core.cli.listing import print_listing
 from grooph_core.issues import Issue
 from grooph_core.ops import apply
@@ -89,8 +91,6 @@ def _fail_json(file: str, **fields) -> None:
 
 
 def run(argv: list[str]) -> int:
-    from grooph_core.cli import usage_error
-
     try:
         args = parse_args(argv, booleans=("write", "for-export", "json"), valued=("ops", "out"),
                           aliases={"complete": "for-export", "in-place": "write"})
@@ -193,8 +193,6 @@ def run(argv: list[str]) -> int:
                 sys.stderr.write(kept_graph_refusal(target) + "\n")
             return 1
         if write:
-            from grooph_core.cli.fmt_cmd import losses
-
             lost = losses(doc.text or "")
             if lost:  # rewriting in place would drop what the parsed value cannot hold
                 message = (f"{file} not rewritten: " + "; ".join(lost) + ". Nothing was written; fix these by "

@@ -18,8 +18,18 @@ from dataclasses import dataclass
 from grooph_core.cli.discover import Named
 from grooph_core.ide import neighbour_analysis as neighbours
 from grooph_core.issues import Issue
+from grooph_core.rules.map import file_graph_resolver
+from grooph_core.semantics.by_hand import by_hand, by_hand_lines
+from grooph_core.semantics.map_shape import map_shape, shape_line
 from grooph_core.rules.validate import validate_value
-from grooph_core.source.kinds import any_kind_from_name, is_yaml_name, neighbour_from_name, neighbour_from_value
+from grooph_core.source.json_reader import parse
+from grooph_core.source.kinds import (
+    any_kind_from_name,
+    is_yaml_name,
+    neighbour_from_name,
+    neighbour_from_value,
+    kind_from_name,
+)
 from grooph_core.source.line_index import LineIndex, lsp_range
 from grooph_core.source.load import Loaded, NoSuchFile, read_document
 
@@ -63,9 +73,7 @@ def issue_ranges(doc: Loaded, issues: list[Issue]) -> list[dict]:
         return neighbours.report_ranges(doc, issues)
     if doc.text is None:
         return [lsp_range(LineIndex(""), (0, 0)) for _ in issues]
-    from grooph_core.ide.analysis import issue_span
-    from grooph_core.source.json_reader import parse
-
+    from grooph_core.ide.analysis import issue_span  # lazy: ~50 ms (-X importtime) a check without ranges never needs
     parsed = parse(doc.text)
     lines = LineIndex(doc.text)
     syntax = next((p for p in parsed.problems if p.code == "E_SYNTAX"), None)
@@ -92,13 +100,8 @@ def check_file(path: str, *, export: bool) -> tuple[Loaded, list[Issue], dict]:
         extra["proposal"] = True
         return doc, [], extra
     if doc.kind == "map":
-        from grooph_core.rules.map import file_graph_resolver
-
         issues = validate_value(value, "map", resolver=file_graph_resolver(path))
         if not any(i.code == "E_SCHEMA" for i in issues):
-            from grooph_core.rules.map.by_hand import by_hand, by_hand_lines
-            from grooph_core.rules.map.shape import map_shape, shape_line
-
             extra["byHand"] = by_hand(value)
             extra["byHandLines"] = by_hand_lines(value)
             extra["shapeLine"] = f"{value.get('id')}: {shape_line(map_shape(value))}"
@@ -172,7 +175,8 @@ def warm_up(kinds: set[str], want_ranges: bool) -> None:
             importlib.import_module(f"grooph_core.rules.{kind}")
             validate_value({}, kind)  # the models and the compiled schema of the kind
     if "map" in kinds:
-        from grooph_core.rules.map import by_hand, shape  # noqa: F401
+        from grooph_core.semantics import by_hand  # noqa: F401
+        from grooph_core.semantics import map_shape  # noqa: F401
 
 
 def check_all(items: list[Named], *, export: bool, want_ranges: bool, jobs: int | None = None,
@@ -186,8 +190,6 @@ def check_all(items: list[Named], *, export: bool, want_ranges: bool, jobs: int 
             if on_result:
                 on_result(n)
         return
-    from grooph_core.source.kinds import kind_from_name
-
     warm_up({kind_from_name(i.path) or "graph" for i in items}, want_ranges)
     chunk = max(1, min(32, len(items) // (workers * 8)))
     with _pool_context().Pool(workers, initializer=_ignore_interrupt) as pool:

@@ -13,11 +13,15 @@ import json
 import os
 import sys
 
+from grooph_core.cli import usage_error
 from grooph_core.cli.args import UsageError, parse_args
+from grooph_core.cli.files import is_kept_graph, kept_graph_refusal, write_text
+from grooph_core.cli.validate_cmd import print_listing
 from grooph_core.schema.canonical import canonical_text
 from grooph_core.schema.check import schema_issues
 from grooph_core.source.kinds import kind_from_value
 from grooph_core.source.load import Loaded, NoSuchFile, read_document
+from grooph_core.source.text import js_number
 
 SYNOPSIS = "grooph fmt <file> [--write] [--check]   (also: grooph canonicalize <file> [--write])"
 SUMMARY = "print or rewrite a document in canonical form"
@@ -84,8 +88,6 @@ def losses(text: str) -> list[str]:
     def integer(s: str):
         i = int(s)
         if not -MAX_SAFE_INTEGER < i < MAX_SAFE_INTEGER and float(i) != i:
-            from grooph_core.source.text import js_number
-
             found.append(f"the number {s} cannot be kept exactly (it would be written {js_number(i)})")
         return i
 
@@ -97,8 +99,6 @@ def losses(text: str) -> list[str]:
 
 
 def _format_one(path: str, *, write: bool, check: bool, to_stdout: bool) -> int:
-    from grooph_core.cli.validate_cmd import print_listing
-
     try:
         doc = read_document(path)
     except NoSuchFile:
@@ -122,8 +122,6 @@ def _format_one(path: str, *, write: bool, check: bool, to_stdout: bool) -> int:
             return 1
         return 0
     # --write
-    from grooph_core.cli.files import is_kept_graph, kept_graph_refusal, write_text
-
     if is_kept_graph(path):
         sys.stderr.write(kept_graph_refusal(path) + "\n")
         return 1
@@ -141,8 +139,6 @@ def _format_one(path: str, *, write: bool, check: bool, to_stdout: bool) -> int:
 
 
 def run(argv: list[str]) -> int:
-    from grooph_core.cli import usage_error
-
     try:
         args = parse_args(argv, booleans=("write", "check"))
     except UsageError as e:

@@ -12,7 +12,11 @@ import os
 import shlex
 import sys
 
+from grooph_core.cli import usage_error
 from grooph_core.cli.args import UsageError, parse_args
+from grooph_core.cli.files import write_text
+from grooph_core.schema.check import schema_issues
+from grooph_core.source.kinds import neighbour_from_name
 from grooph_core.source.load import NoSuchFile, read_document
 
 SYNOPSIS = ("grooph image <graph | operation map> [--out <file.svg | file.png>] [--theme light | dark | auto] "
@@ -74,14 +78,12 @@ def _fail(reason: str) -> int:
 
 def _write(out, fmt: str, svg: str, scale: float, again: list[str]) -> int:
     """Write the SVG (or its PNG) to `out`, or the SVG to stdout."""
-    from grooph_core.picture import PictureError, render_png
+    from grooph_core.picture import PictureError, render_png  # lazy: the picture package costs `grooph --help` ~60 ms (-X importtime)
 
     if out is None:
         sys.stdout.write(svg)
         return 0
     if fmt == "svg":
-        from grooph_core.cli.files import write_text
-
         write_text(str(out), svg)
         sys.stdout.write(f"wrote {out}\n")
         return 0
@@ -109,8 +111,6 @@ def _workflow(file: str, flags: dict, repeated: dict, out, fmt: str, theme: str,
     for flag in ("open", "events"):
         if repeated[flag]:
             return _fail(f"--{flag} is not for workflows")
-    from grooph_core.source.kinds import neighbour_from_name
-
     try:
         with open(file, encoding="utf-8") as f:
             text = f.read()
@@ -118,7 +118,7 @@ def _workflow(file: str, flags: dict, repeated: dict, out, fmt: str, theme: str,
         return _fail(f"no such file: {file}")
     except (OSError, UnicodeDecodeError) as e:
         return _fail(f"cannot read {file}: {e}")
-    from grooph_core.ide.neighbour_analysis import analyze_neighbour
+    from grooph_core.ide.neighbour_analysis import analyze_neighbour  # lazy: the YAML reader and ide.analysis, ~80 ms of `grooph image` on a graph or map
 
     a = analyze_neighbour(text, neighbour_from_name(file), tolerant=False)
     blocking = [i for i in a.issues if i.code in ("E_SYNTAX", "E_WF_SCHEMA", "E_DOC_LIMIT")]
@@ -128,7 +128,7 @@ def _workflow(file: str, flags: dict, repeated: dict, out, fmt: str, theme: str,
             (line, col) = a.line_index.position(a.span(i)[0])
             sys.stderr.write(f"{file}:{line + 1}:{col + 1}: {i.code} {i.message}\n")
         return 1
-    from grooph_core.picture import PictureError, render_svg
+    from grooph_core.picture import PictureError, render_svg  # lazy: the picture package costs `grooph --help` ~60 ms (-X importtime)
 
     try:
         svg = render_svg(a.value, "workflow", theme=theme)
@@ -139,8 +139,6 @@ def _workflow(file: str, flags: dict, repeated: dict, out, fmt: str, theme: str,
 
 
 def run(argv: list[str]) -> int:
-    from grooph_core.cli import usage_error
-
     try:
         argv, repeated = _take_repeated(argv)
         args = parse_args(argv, valued=("out", "theme", "scale", "layout", "view"))
@@ -170,7 +168,7 @@ def run(argv: list[str]) -> int:
     if fmt == "png" and theme == "auto":
         return _fail("a PNG holds one palette, so --theme auto cannot make one: use --theme light or --theme dark")
     # 3. --scale
-    from grooph_core.picture import DEFAULT_PNG_SCALE, MAX_PNG_SCALE
+    from grooph_core.picture import DEFAULT_PNG_SCALE, MAX_PNG_SCALE  # lazy: the picture package costs `grooph --help` ~60 ms (-X importtime)
 
     scale = DEFAULT_PNG_SCALE
     if "scale" in flags:
@@ -182,8 +180,6 @@ def run(argv: list[str]) -> int:
             return usage_error("image", f"--scale must be a number above 0 and at most {MAX_PNG_SCALE:g}, "
                                         f"not {flags['scale']}")
     # 4. the file
-    from grooph_core.source.kinds import neighbour_from_name
-
     wf = neighbour_from_name(file)
     if wf is not None and wf.name == "workflow":
         return _workflow(file, flags, repeated, out, fmt, theme, scale)
@@ -194,8 +190,6 @@ def run(argv: list[str]) -> int:
     if doc.error is not None:
         detail = doc.error.message.removeprefix("/: not valid JSON: ")
         return _fail(f"{file} is not JSON: {detail}")
-    from grooph_core.schema.check import schema_issues
-
     issues = schema_issues(doc.value, doc.kind)
     if issues:
         what = ("an operation map grooph can read" if doc.kind == "map"
@@ -229,7 +223,7 @@ def run(argv: list[str]) -> int:
         return _fail("--open is only for graphs: it opens a subgrooph, and a map has none")
     extra = {}
     if open_groups:
-        from grooph_core.picture.subgroophs import subgrooph_ids
+        from grooph_core.picture.subgroophs import subgrooph_ids  # lazy: the picture package costs `grooph --help` ~60 ms (-X importtime)
 
         known = subgrooph_ids(doc.value)
         if "all" in open_groups:
@@ -240,7 +234,7 @@ def run(argv: list[str]) -> int:
             return _fail(f'"{unknown[0]}" is not a subgrooph of {file}; {have}')
         extra["open_groups"] = open_groups
 
-    from grooph_core.picture import PictureError, render_png, render_svg
+    from grooph_core.picture import PictureError, render_png, render_svg  # lazy: the picture package costs `grooph --help` ~60 ms (-X importtime)
 
     try:
         svg = render_svg(doc.value, doc.kind, theme=theme, layout=layout if layout == "wide" else None,
@@ -252,8 +246,6 @@ def run(argv: list[str]) -> int:
         return 0
     parent = os.path.dirname(str(out))
     if fmt == "svg":
-        from grooph_core.cli.files import write_text
-
         write_text(str(out), svg)
         sys.stdout.write(f"wrote {out}\n")
         return 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import sys
 
+from grooph_core.cli import usage_error
 from grooph_core.cli.args import UsageError, parse_args
 from grooph_core.cli.files import is_kept_graph, kept_graph_refusal, write_text
 from grooph_core.ops import new_graph, new_map
@@ -43,8 +44,6 @@ Examples:
 
 
 def run(argv: list[str]) -> int:
-    from grooph_core.cli import usage_error
-
     try:
         args = parse_args(argv, booleans=("force", "map"), valued=("name", "goal", "target", "out"))
     except UsageError as e:

@@ -10,8 +10,12 @@ from __future__ import annotations
 import json
 import sys
 
+from grooph_core.cli import usage_error
 from grooph_core.cli.args import UsageError, parse_args
 from grooph_core.issues import Issue
+from grooph_core.semantics.map_shape import map_shape, shape_line
+from grooph_core.schema.check import schema_issues
+from grooph_core.semantics.graph_shape import graph_shape, graph_shape_line, tier_line
 from grooph_core.source.load import NoSuchFile, read_document
 
 SYNOPSIS = "grooph shape <graph | operation map> [--json]"
@@ -47,12 +51,8 @@ def _refuse(file: str, kind: str, issues: list[Issue], as_json: bool) -> int:
 def shape_of(value: dict, kind: str) -> tuple[dict, list[str]]:
     """The shape object and the text lines `shape` prints for a structurally valid document."""
     if kind == "map":
-        from grooph_core.rules.map.shape import map_shape, shape_line
-
         shape = map_shape(value)
         return shape, [f"{value.get('id')}: {shape_line(shape)}"]
-    from grooph_core.semantics.graph_shape import graph_shape, graph_shape_line, tier_line
-
     shape = graph_shape(value)
     lines = [f"{value.get('id')}: {graph_shape_line(shape)}"]
     if shape["agents"]:
@@ -61,9 +61,6 @@ def shape_of(value: dict, kind: str) -> tuple[dict, list[str]]:
 
 
 def run(argv: list[str]) -> int:
-    from grooph_core.cli import usage_error
-    from grooph_core.schema.check import schema_issues
-
     try:
         args = parse_args(argv, booleans=("json",))
     except UsageError as e:

@@ -14,6 +14,7 @@ import json
 import os
 import sys
 
+from grooph_core.cli import github_format, sarif, usage_error
 from grooph_core.cli.args import UsageError, parse_args
 from grooph_core.cli.check_files import FileResult, check_all
 from grooph_core.cli.discover import find_documents, looked_for
@@ -155,8 +156,6 @@ class GithubOutput:
     """GitHub Actions annotations on stdout, one per issue, then a plain summary line."""
 
     def __init__(self, progress: Progress):
-        from grooph_core.cli import github_format
-
         self.gh, self.progress = github_format, progress
         self.files = self.errors = self.warnings = 0
 
@@ -193,8 +192,6 @@ class SarifOutput:
     """One SARIF 2.1.0 log on stdout at the end."""
 
     def __init__(self, progress: Progress):
-        from grooph_core.cli import sarif
-
         self.sarif, self.progress = sarif, progress
         self.results: list[dict] = []
         self.notifications: list[dict] = []
@@ -247,8 +244,6 @@ def _options(argv: list[str]):
 
 
 def run(argv: list[str]) -> int:
-    from grooph_core.cli import usage_error
-
     try:
         args, fmt, jobs = _options(argv)
     except UsageError as e:

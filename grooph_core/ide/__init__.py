@@ -8,6 +8,7 @@ fix-all, preview), `text_edits` (a value change as small text edits, byte for by
 `code_docs` (the page of every code that diagnostics link to), and `refused` (`Refused`: the one
 "cannot, and why" result). The neighbouring formats (workflow, board, episode record):
 `neighbour_analysis` (their one pipeline, tolerant and strict), `neighbour_completion`,
-`neighbour_hover`, `neighbour_outline`, `neighbour_repairs`, `neighbour_format` (boards and episode
+`neighbour_hover`, `neighbour_outline`, `neighbour_names` (definition, references and rename of
+their names), `neighbour_repairs`, `neighbour_format` (boards and episode
 records in the seed's written form).
 """

@@ -11,9 +11,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from grooph_core.ide.analysis import Analysis
+from grooph_core.ide.neighbour_analysis import NeighbourAnalysis
 from grooph_core.ide.refused import Refused
 from grooph_core.ide.text_edits import TextEdit, line_edits, value_edits
 from grooph_core.issues import Issue
+from grooph_core.ops import apply
+from grooph_core.ops.doc_edits import is_edit_list
+from grooph_core.ops.memo import RepairMemo
+from grooph_core.ops.repairs import repairs_for, result_of, candidates_for, fix_all as repair_all
+from grooph_core.picture import PictureError, render_svg
+from grooph_core.schema.canonical import canonical_text
+from grooph_core.schema.check import schema_issues
 
 
 @dataclass(frozen=True)
@@ -43,8 +51,6 @@ def change_edits(analysis: Analysis, new_value: dict) -> list[TextEdit]:
     edits = value_edits(analysis.text, analysis.parsed.source_map, analysis.value, new_value)
     if edits is not None:
         return edits
-    from grooph_core.schema.canonical import canonical_text
-
     return line_edits(analysis.text, canonical_text(new_value, analysis.kind))
 
 
@@ -55,12 +61,8 @@ def operations_edits(analysis: Analysis, ops: object) -> OpsOutcome:
         return OpsOutcome(False, error={"index": -1, "op": "", "message": refused.message})
     if analysis.kind != "graph":
         return OpsOutcome(False, error={"index": -1, "op": "", "message": "operations apply to graphs; an operation map has none (operations.md)"})
-    from grooph_core.schema.check import schema_issues
-
     if schema_issues(analysis.value, "graph"):
         return OpsOutcome(False, error={"index": -1, "op": "", "message": "the document does not match the schema; fix its E_SCHEMA issues first"})
-    from grooph_core.ops import apply
-
     result = apply(analysis.value, ops)  # type: ignore[arg-type]
     if not result.ok or result.doc is None:
         return OpsOutcome(False, error=result.error.to_json() if result.error else None)
@@ -99,8 +101,6 @@ def repair_memo(analysis: Analysis):
     """The `RepairMemo` of this analysis's value (one version: the value is never modified), made on
     first use and kept with the analysis, so the titles and edits of later requests reuse its ids,
     index and near names (issue 13)."""
-    from grooph_core.ops.memo import RepairMemo
-
     memo = analysis.memo.get("repairs")
     if memo is None or memo.doc is not analysis.value:
         memo = analysis.memo["repairs"] = RepairMemo(analysis.value)
@@ -112,8 +112,6 @@ def quick_fixes(analysis: Analysis, issues: list[Issue], *, export: bool = False
     `stop()` is asked between candidates; when true, `Stopped` (grooph_core.ops.repairs) is raised."""
     if _needs_parsed(analysis) is not None:
         return []
-    from grooph_core.ops.repairs import repairs_for, result_of
-
     out: list[QuickFix] = []
     before = _reference_issues(analysis, export)
     for issue in issues:
@@ -148,9 +146,6 @@ def fix_offers(analysis: Analysis, issues: list[Issue]) -> list[FixOffer]:
     document with structural errors (§8.2 item 2). `resolve_offer` runs the checks."""
     if _needs_parsed(analysis) is not None:
         return []
-    from grooph_core.ops.doc_edits import is_edit_list
-    from grooph_core.ops.repairs import candidates_for
-
     structural = any(i.code == "E_SCHEMA" for i in analysis.issues)
     out: list[FixOffer] = []
     for issue in issues:
@@ -167,8 +162,6 @@ def resolve_offer(analysis: Analysis, issue: Issue, title: str, *, export: bool 
     refused = _needs_parsed(analysis)
     if refused is not None:
         return refused
-    from grooph_core.ops.repairs import repairs_for, result_of
-
     for repair in repairs_for(issue, analysis.value, analysis.kind, export=export, title=title,
                               before=_reference_issues(analysis, export), memo=repair_memo(analysis)):
         new_doc = result_of(repair, analysis.value, analysis.kind)
@@ -186,8 +179,6 @@ def fix_all(analysis: Analysis, *, export: bool = False) -> QuickFix | None:
     """Every safe repair, applied one at a time with re-validation (operations.md §8.2)."""
     if _needs_parsed(analysis) is not None:
         return None
-    from grooph_core.ops.repairs import fix_all as repair_all
-
     new_doc, titles = repair_all(analysis.value, analysis.kind, export=export)
     if not titles:
         return None
@@ -209,8 +200,6 @@ def _workflow_preview(analysis, view: str | None, theme: str) -> str | Refused:
             where = f" (line {line + 1}, column {col + 1}: {blocking[0].code} {blocking[0].message})"
         more = f" and {len(blocking) - 1} more" if len(blocking) > 1 else ""
         return Refused(f"Cannot draw the picture: the text is not a workflow grooph can read yet{where}{more}.")
-    from grooph_core.picture import PictureError, render_svg
-
     try:
         return render_svg(analysis.value, "workflow", theme=theme)
     except PictureError as e:
@@ -219,8 +208,6 @@ def _workflow_preview(analysis, view: str | None, theme: str) -> str | Refused:
 
 def preview_svg(analysis: Analysis, *, view: str | None = None, theme: str = "light") -> str | Refused:
     """The picture of the document as the editor holds it, or which fault keeps it from being drawn."""
-    from grooph_core.ide.neighbour_analysis import NeighbourAnalysis
-
     if isinstance(analysis, NeighbourAnalysis):
         return _workflow_preview(analysis, view, theme)
     limit = analysis.over_limit
@@ -233,9 +220,6 @@ def preview_svg(analysis: Analysis, *, view: str | None = None, theme: str = "li
             line, col = analysis.line_index.position(first.data["span"][0])
             where = f" (line {line + 1}, column {col + 1}: {first.message})"
         return Refused(f"Cannot draw the picture: the text is not valid JSON yet{where}.")
-    from grooph_core.picture import PictureError, render_svg
-    from grooph_core.schema.check import schema_issues
-
     blocking = schema_issues(analysis.value, analysis.kind)
     if blocking:
         return Refused(f"Cannot draw the picture: {blocking[0].message}"

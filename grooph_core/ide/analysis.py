@@ -27,6 +27,7 @@ from grooph_core.issues import Issue, whole_shape_codes
 from grooph_core.rules.graph.references import DanglingRef
 from grooph_core.rules.map.references import MapDanglingRef
 from grooph_core.rules.validate import Resolver, rule_issues
+from grooph_core.schema.check import not_json_issue, schema_issues
 from grooph_core.source.json_reader import MAX_CHARS, ParsedText, parse
 from grooph_core.source.kinds import Kind, detect_kind
 from grooph_core.source.line_index import LineIndex, index_in, lsp_range
@@ -208,8 +209,6 @@ def analyze(text: str, *, name: str | None = None, export: bool = False, resolve
     problems = list(parsed.problems)
     if any(p.code == "E_DOC_LIMIT" for p in problems):
         return Analysis(text, kind, parsed, tuple(p for p in problems if p.code == "E_DOC_LIMIT"))
-    from grooph_core.schema.check import not_json_issue, schema_issues
-
     if not tolerant:
         if not parsed.ok:
             first = next((p for p in problems if p.code == "E_SYNTAX"), None)
@@ -285,8 +284,6 @@ def _inside_any(pointer: str, regions: set[str]) -> bool:
 def _tolerant_rules(value: object, kind: Kind, schema: list[Issue], broken: set[str], *, export: bool,
                     resolver: Resolver | None) -> tuple[list[Issue], list[str]]:
     """Run the rules on the document with unsound top-level items left out; map pointers back."""
-    from grooph_core.schema.check import schema_issues
-
     if not isinstance(value, dict):
         return [], []
     lists = ITEM_LISTS[kind]

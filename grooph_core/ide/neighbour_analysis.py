@@ -26,7 +26,7 @@ from pathlib import Path
 from grooph_core.ide.analysis import DocumentAnalysis, placed_span
 from grooph_core.issues import Issue, make
 from grooph_core.source.json_reader import MAX_CHARS, MAX_DEPTH, ParsedText, collector_paused, parse
-from grooph_core.source.kinds import NeighbourKind
+from grooph_core.source.kinds import NeighbourKind, neighbour_from_value
 from grooph_core.source.load import MAX_DEPTH as CLI_MAX_DEPTH
 from grooph_core.source.load import MAX_FILE_BYTES, Loaded
 from grooph_core.source.text import pointer_escape, value_at
@@ -224,8 +224,6 @@ def check_text(path: str, text: str, kind: NeighbourKind) -> tuple[NeighbourLoad
 
 def yaml_kind(path: str) -> NeighbourKind:
     """The kind of a YAML file of another name, by its content; NotOurs when it is no workflow."""
-    from grooph_core.source.kinds import neighbour_from_value
-
     try:
         text = Path(path).read_text("utf-8")
     except UnicodeDecodeError:

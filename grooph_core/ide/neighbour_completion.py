@@ -8,7 +8,7 @@
   and `false` for a boolean, the nine statuses kanban.db holds where a `stored_as` names one
   (workflow.md §3.2 `W_WF_STORED_AS_UNKNOWN`).
 - **Names** where a name is expected: which kind of name a place takes is asked of the one model of
-  names, `semantics.neighbour_names` (its sites, run on the document with a probe at the cursor's
+  names, `ide.neighbour_names` (its sites, run on the document with a probe at the cursor's
   place: a status for a card transition's `target`, a run state for a run-machine one), and the names
   offered are its definitions; a transition's `by` also takes the engine's senders. An episode record's
   `current` takes the rows' `session_id`s ("`current` names one of the rows"); after `params.` in a
@@ -33,8 +33,17 @@ from grooph_core.ide.completion import (
     json_cursor,
     shape_key_completions,
 )
+from grooph_core.ide.completion import separators
 from grooph_core.model import FieldShape, ObjectShape, field_info, object_shape
-from grooph_core.source.text import pointer_join, pointer_split, value_at
+from grooph_core.model.board import KANBAN_STATUSES, LANES
+from grooph_core.model.episodes import deref, schema_at
+from grooph_core.model.workflow import ENGINE_SENDERS
+from grooph_core.rules.episodes.record import read_episodes
+from grooph_core.rules.workflow.semantics import read_workflow
+from grooph_core.rules.workflow.warnings import stored_as_places
+from grooph_core.ide import neighbour_names
+from grooph_core.source.text import pointer_join, pointer_split, value_at, compact_json
+from grooph_core.source.yaml_reader import core_tag
 
 COMPLETED_KINDS = frozenset({"workflow", "board", "episodes"})
 
@@ -69,8 +78,6 @@ def _field(analysis, pointer: str) -> FieldShape | None:
 
 
 def _schema_field(name: str, prop: dict, required: bool) -> FieldShape:
-    from grooph_core.model.episodes import deref
-
     target = deref(prop)
     values: tuple = tuple(b["const"] for b in target.get("oneOf", ()) if "const" in b)
     t = target.get("type") or ("string" if values else "any")
@@ -84,8 +91,6 @@ def _schema_field(name: str, prop: dict, required: bool) -> FieldShape:
 
 def _episodes_shape(value, pointer: str) -> ObjectShape | None:
     """The fields the episode record's schema gives the object at `pointer` (the record, a row)."""
-    from grooph_core.model.episodes import schema_at
-
     at = schema_at(pointer_split(pointer))
     schema = at[0] if at is not None else None
     if schema is None or "properties" not in schema:
@@ -121,8 +126,6 @@ def _with(value, segments: list[str], leaf, *, as_key: bool = False):
 
 
 def _sites(kind: str, value) -> list:
-    from grooph_core.semantics import neighbour_names
-
     fn = neighbour_names.SITES.get(kind)
     return fn(value) if fn else []
 
@@ -157,8 +160,6 @@ def _names_for(analysis, pointer: str) -> list[_Name] | None:
     if kind == "episodes":
         if pointer != "/current":
             return None
-        from grooph_core.rules.episodes.record import read_episodes
-
         return [_Name(n, "episode — a row's session_id") for n in dict.fromkeys(read_episodes(analysis.value).session_ids)]
     name_kind = _name_kind(kind, analysis.value, pointer)
     if name_kind is None:
@@ -168,8 +169,6 @@ def _names_for(analysis, pointer: str) -> list[_Name] | None:
     out = [_Name(s.name, name_kind) for s in _defined(kind, analysis.value, name_kind)]
     segs = pointer_split(pointer)
     if name_kind == "role" and "by" in segs[-2:]:
-        from grooph_core.model.workflow import ENGINE_SENDERS
-
         out += [_Name(s, "the engine's own sender") for s in ENGINE_SENDERS if s not in {n.name for n in out}]
     return out
 
@@ -192,10 +191,6 @@ def _undefined(kind: str, value, name_kind: str) -> list[str]:
 
 def _stored_as_words(value, pointer: str) -> list[_Name] | None:
     """The nine statuses kanban.db holds, where a `stored_as` names one (workflow.md §3.2)."""
-    from grooph_core.model.board import KANBAN_STATUSES, LANES
-    from grooph_core.rules.workflow.semantics import read_workflow
-    from grooph_core.rules.workflow.warnings import stored_as_places
-
     probe = _with(value, pointer_split(pointer), _PROBE)
     if not any(p == pointer for p, _ in stored_as_places(read_workflow(probe))):
         return None
@@ -235,8 +230,6 @@ def _word_descriptions(kind: str, pointer: str) -> dict[str, str]:
     `open` is "Open, and it names this worktree, …")."""
     if kind != "episodes":
         return {}
-    from grooph_core.model.episodes import schema_at
-
     at = schema_at(pointer_split(pointer))
     one_of = at[0].get("oneOf", ()) if at is not None else ()
     return {b["const"]: b["description"] for b in one_of if isinstance(b, dict) and "const" in b and "description" in b}
@@ -244,8 +237,6 @@ def _word_descriptions(kind: str, pointer: str) -> dict[str, str]:
 
 def _json_name_keys(analysis, cur) -> list[Completion]:
     """Under a mapping of names (a board's `tasks`): the names referred to and not defined yet."""
-    from grooph_core.ide.completion import separators
-
     kind = _key_name_kind(analysis.kind, analysis.value, cur.pointer)
     if kind is None:
         return []
@@ -273,8 +264,6 @@ _SAFE_PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-/]*\Z")
 def yaml_scalar(s: str) -> str:
     """`s` as a YAML scalar that reads back as the same string: plain when it is a plain word that the
     YAML 1.2 core schema reads as a string (not `null`, `true`, `3`), else double-quoted."""
-    from grooph_core.source.yaml_reader import core_tag
-
     if _SAFE_PLAIN.match(s) and core_tag(s) == "str":
         return s
     return json.dumps(s, ensure_ascii=False)
@@ -715,9 +704,6 @@ def _param_completions(analysis, offset: int) -> list[Completion] | None:
     m = _PARAM_TYPED.search(prefix)
     if m is None or _in_comment(prefix):
         return None
-    from grooph_core.rules.workflow.semantics import read_workflow
-    from grooph_core.source.text import compact_json
-
     end = offset
     while end < len(analysis.text) and (analysis.text[end].isalnum() or analysis.text[end] == "_"):
         end += 1

@@ -30,9 +30,11 @@ import re
 import sys
 from typing import Any, Callable
 
-from grooph_core.ide.formatting import uses_crlf, unreadable
-from grooph_core.ide.refused import Refused
-from grooph_core.ide.text_edits import TextEdit, line_edits
+from grooph_core.ide.refused import Refused, unreadable
+from grooph_core.ide.text_edits import TextEdit, line_edits, uses_crlf
+from grooph_core.model.compiled import ArrayType, ObjectType, RecordType, root_type
+from grooph_core.model.episodes import deref, record_schema
+from grooph_core.schema.canonical import fix_surrogates
 
 _enc: Callable[[str], str] = json.encoder.encode_basestring
 
@@ -111,8 +113,6 @@ _PLACES: dict[str, _Place] = {}
 
 
 def _board_place(t, done: dict) -> _Place | None:
-    from grooph_core.model.compiled import ArrayType, ObjectType, RecordType
-
     if id(t) in done:
         return done[id(t)]
     if not isinstance(t, (ObjectType, RecordType, ArrayType)):
@@ -130,8 +130,6 @@ def _board_place(t, done: dict) -> _Place | None:
 
 
 def _schema_place(s, done: dict) -> _Place | None:
-    from grooph_core.model.episodes import deref
-
     s = deref(s) if isinstance(s, dict) else s
     if not isinstance(s, dict):
         return None
@@ -156,12 +154,8 @@ def _root_place(kind: str) -> _Place:
     p = _PLACES.get(kind)
     if p is None:
         if kind == "board":
-            from grooph_core.model.compiled import root_type
-
             p = _board_place(root_type("board"), {})
         else:
-            from grooph_core.model.episodes import record_schema
-
             p = _schema_place(record_schema(), {})
         _PLACES[kind] = p
     return p
@@ -247,8 +241,6 @@ def record_text(value: Any, kind: str, text: str) -> str:
         try:
             result.encode("utf-8")
         except UnicodeEncodeError:  # a lone surrogate (`"\ud800"`): written as its escape, as graph.md §6.1
-            from grooph_core.schema.canonical import fix_surrogates
-
             result = fix_surrogates(result)
     return result
 
@@ -276,4 +268,3 @@ def neighbour_format_edits(analysis) -> list[TextEdit] | Refused:
     if uses_crlf(analysis.text):
         written = written.replace("\n", "\r\n")
     return line_edits(analysis.text, written)
-

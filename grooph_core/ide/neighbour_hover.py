@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from grooph_core.ide.hover import HoverText, field_hover
 from grooph_core.model import episodes as episodes_model
-from grooph_core.semantics import neighbour_names
+from grooph_core.ide import neighbour_names
 from grooph_core.source.text import pointer_split
 
 

@@ -15,6 +15,7 @@ from grooph_core.ide.analysis import Analysis
 from grooph_core.ide.navigation import Occurrence, find_definition, occurrence_at, occurrences, related_occurrences
 from grooph_core.ide.refused import Refused
 from grooph_core.ide.text_edits import TextEdit, value_edits
+from grooph_core.ops import apply
 from grooph_core.semantics.references import rewrite_id
 from grooph_core.source.json_copy import copy_json
 
@@ -101,8 +102,6 @@ def rename_at(analysis: Analysis, offset: int, new_id: str) -> list[TextEdit] | 
     if analysis.kind == "map":
         new_doc = _rename_in_map(doc, old_id, new_id)
     else:
-        from grooph_core.ops import apply
-
         result = apply(doc, [{"op": "renameId", "from": old_id, "to": new_id}])
         if not result.ok:
             return Refused(result.error.message if result.error else "renameId refused")

@@ -378,3 +378,9 @@ def _non_overlapping(edits: list[TextEdit]) -> bool:
             return False
         last = e.end
     return True
+
+
+def uses_crlf(text: str) -> bool:
+    """The document's own line ending is CRLF (its first line break is one)."""
+    i = text.find("\n")
+    return i > 0 and text[i - 1] == "\r"

@@ -19,6 +19,8 @@ from pydantic import BaseModel, Strict, StringConstraints
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
+from grooph_core.model.graph import Graph
+from grooph_core.model.map import OperationMap
 from grooph_core.model.markers import Complaint, Defines, Keys, Lex, Ref, ScalarText, Title
 from grooph_core.source.text import JS_WHITESPACE
 
@@ -363,9 +365,6 @@ def _describe_field(attr: str, info: FieldInfo) -> FieldDesc:
 
 
 def _roots() -> dict[str, ObjectType]:
-    from grooph_core.model.graph import Graph
-    from grooph_core.model.map import OperationMap
-
     return {"graph": describe_model(Graph), "map": describe_model(OperationMap)}
 
 

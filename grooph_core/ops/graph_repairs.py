@@ -30,7 +30,7 @@ from grooph_core.rules.graph.loops import LongLoopNoBudget, LoopBackEdge, OnlyMa
 from grooph_core.rules.graph.ownership import FanoutOnCoupled, OwnershipConflict
 from grooph_core.rules.graph.reach import NoTerminal, UnreachableNode
 from grooph_core.rules.graph.references import DanglingRef
-from grooph_core.rules.graph.semantics import (
+from grooph_core.semantics.graph_index import (
     KNOWN_HARNESSES,
     SHORT_CAP,
     GraphIndex,

@@ -19,7 +19,7 @@ from grooph_core.ops.repair_types import Candidate
 from grooph_core.rules.map.carriers import HandoffNoCarrier
 from grooph_core.rules.map.graph_pointers import GraphUnresolved
 from grooph_core.rules.map.references import MapDanglingRef
-from grooph_core.rules.map.semantics import CARRIER_LABELS, End
+from grooph_core.semantics.map_index import CARRIER_LABELS, End
 from grooph_core.source.text import is_blank
 
 # Each builder gets the issue, its facts, the map and the map's `RepairMemo` (its ids and near names,

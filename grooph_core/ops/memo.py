@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 
 from grooph_core.ops.ids import ids_of
-from grooph_core.rules.graph.semantics import GraphIndex, build_index
+from grooph_core.semantics.graph_index import GraphIndex, build_index
 from grooph_core.source.text import did_you_mean, nearest_words
 
 

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+from grooph_core.ops.errors import OpRefused, suggest
 from grooph_core.ops.ids import derived_edge_id, id_set, ids_of, is_derived_from, items, unique
+from grooph_core.ops.readers import arg, read_new_id, read_string
 from grooph_core.semantics.references import rewrite_id
 
 # operations.md §5.8: renameId keeps the graph's own id (renamed alone) and run notes (history).
@@ -52,9 +54,6 @@ def rename_id(doc: dict, frm: str, to: str) -> None:
 
 def rename_id_op(doc: dict, op: dict) -> str:
     """The `renameId` op: `from` must be an id (run notes excluded, they are history), `to` a new id."""
-    from grooph_core.ops.errors import OpRefused, suggest
-    from grooph_core.ops.readers import arg, read_new_id, read_string
-
     frm = read_string(arg(op, "from"), "from")
     renamable = id_set(doc, notes=False)
     if frm not in renamable:

@@ -28,6 +28,7 @@ from grooph_core.ops.graph_repairs import graph_candidates
 from grooph_core.ops.map_repairs import map_candidates
 from grooph_core.ops.memo import RepairMemo
 from grooph_core.ops.repair_types import CLASS_ORDER, Candidate, Repair
+from grooph_core.rules.validate import validate_value
 
 __all__ = ["Repair", "repairs_for", "result_of", "fix_all", "candidates_for"]
 
@@ -62,8 +63,6 @@ class _Checker:
     """The §8.2 checks for one document and one issue (the document is validated once)."""
 
     def __init__(self, issue: Issue, doc: dict, kind: str, export: bool, resolver, before: list[Issue] | None = None):
-        from grooph_core.rules.validate import validate_value
-
         self.issue, self.doc, self.kind, self.resolver = issue, doc, kind, resolver
         forced = CODES.get(issue.code) is not None and CODES[issue.code].export_only
         self.export = export or forced
@@ -156,8 +155,6 @@ def fix_all(doc: dict, kind: str, issues: list[Issue] | None = None, *, export: 
     """Apply every safe repair one at a time, re-validating after each, until none applies (at most as
     many rounds as there were issues at the start). Returns the new document and the applied titles;
     `doc` itself is never modified."""
-    from grooph_core.rules.validate import validate_value
-
     current = doc
     titles: list[str] = []
     if issues is None:

@@ -63,10 +63,10 @@ def _structural_faults(value: object, kind: str) -> None:
     what = {"map": "an operation map", "workflow": "a board workflow"}.get(kind, "a graph document")
     if not isinstance(value, dict):
         raise PictureError(f"cannot draw it: the document is not a JSON object, so it is not {what}")
-    from grooph_core.schema.check import schema_issues  # lazy: the picture package loads without it
+    from grooph_core.schema.check import schema_issues  # lazy: the picture package loads without it (~125 ms)
 
     if kind == "workflow":
-        from grooph_core.rules.workflow import structure_issues
+        from grooph_core.rules.workflow import structure_issues  # lazy: ~30 ms, for workflows only
 
         issues = structure_issues(value)
     else:
@@ -101,7 +101,7 @@ def render_svg(value: dict, kind: str, *, theme: str = "light", layout: str | No
             raise PictureError(f'"{unknown[0]}" is not a subgrooph of this graph; {have}')
     th = Theme(theme)
     if kind == "workflow":
-        from grooph_core.picture.workflow_picture import render_workflow
+        from grooph_core.picture.workflow_picture import render_workflow  # lazy, as each renderer: 27-54 ms each
 
         return render_workflow(value, th)
     if kind == "graph":

@@ -9,7 +9,7 @@ from typing import Callable
 
 from grooph_core.picture.graph_view import layer_nodes, objects
 from grooph_core.picture.svg import fmt, xml_chars
-from grooph_core.rules.graph.semantics import is_critic_family, is_writer_family
+from grooph_core.semantics.graph_index import is_critic_family, is_writer_family
 
 # role -> (CSS variable, light fallback) for a glyph standing on its own (§8 "Colours").
 GLYPH_COLOURS: dict[str, tuple[str, str]] = {

@@ -2,7 +2,7 @@
 
 Map words (end names, carried-by text, "wakes itself", the shape line) come from
 `grooph_core.rules.map` (map.md §3, §7, §8); graph facts (person steps, loop mode, back edges, worst-case
-rounds, budgets) from `grooph_core.rules.graph.semantics` and `grooph_core.semantics.graph_shape`. Only what those
+rounds, budgets) from `grooph_core.semantics.graph_index` and `grooph_core.semantics.graph_shape`. Only what those
 do not provide is written here, each in one small named function:
 
 - `graph_picture_shape_line`: the graph's shape line as the picture writes it, which counts people's
@@ -13,12 +13,12 @@ do not provide is written here, each in one small named function:
 
 from __future__ import annotations
 
-from grooph_core.rules.graph.semantics import KNOWN_HARNESSES, build_index, is_person_step, loop_mode
+from grooph_core.semantics.graph_index import KNOWN_HARNESSES, build_index, is_person_step, loop_mode
 from grooph_core.semantics.graph_shape import graph_shape
-from grooph_core.rules.map.semantics import (
+from grooph_core.semantics.map_index import (
     MapIndex, carrier_kind, end_name, handoff_carried_by, is_family, map_index, session_count, wakes_itself,
 )
-from grooph_core.rules.map.shape import map_shape, shape_line
+from grooph_core.semantics.map_shape import map_shape, shape_line
 from grooph_core.source.text import js_number
 
 __all__ = [

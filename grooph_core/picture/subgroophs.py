@@ -16,7 +16,7 @@ from __future__ import annotations
 from grooph_core.picture.glyph import PICTURE_NAMES, draw_glyph
 from grooph_core.picture.graph_view import Face, GraphView, OpenBox, layer_nodes, objects, plain_view
 from grooph_core.picture.theme import Theme
-from grooph_core.rules.graph.semantics import build_index, flattened_members, groups_held_by
+from grooph_core.semantics.graph_index import build_index, flattened_members, groups_held_by
 
 GLYPH_MAX_H = 34
 GLYPH_MAX_W = 200

@@ -10,6 +10,11 @@ from __future__ import annotations
 from typing import Callable
 
 from grooph_core.issues import Issue
+from grooph_core.rules.doc_size import doc_size_issues
+from grooph_core.rules.graph import graph_rule_issues
+from grooph_core.rules.map import map_rule_issues
+from grooph_core.rules.unknown_keys import unknown_key_issues
+from grooph_core.schema.check import schema_issues
 from grooph_core.source.kinds import Kind
 
 Resolver = Callable[[str], str]
@@ -17,16 +22,9 @@ Resolver = Callable[[str], str]
 
 def rule_issues(value: dict, kind: Kind, *, export: bool = False, resolver: Resolver | None = None) -> list[Issue]:
     """Every rule after the structural check, in rule order (graph.md §3.3, map.md §4.2)."""
-    from grooph_core.rules.doc_size import doc_size_issues
-    from grooph_core.rules.unknown_keys import unknown_key_issues
-
     if kind == "map":
-        from grooph_core.rules.map import map_rule_issues
-
         issues = map_rule_issues(value, resolver=resolver)
     else:
-        from grooph_core.rules.graph import graph_rule_issues
-
         issues = graph_rule_issues(value, export=export)
     issues = list(issues)
     issues += unknown_key_issues(value, kind)
@@ -36,8 +34,6 @@ def rule_issues(value: dict, kind: Kind, *, export: bool = False, resolver: Reso
 
 def validate_value(value: object, kind: Kind, *, export: bool = False, resolver: Resolver | None = None) -> list[Issue]:
     """The reference pipeline on a parsed JSON value: E_SCHEMA alone, or the rules (graph.md §3.2)."""
-    from grooph_core.schema.check import schema_issues
-
     schema = schema_issues(value, kind)
     if schema:
         return list(schema)

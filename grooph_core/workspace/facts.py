@@ -15,6 +15,7 @@ from grooph_core.ide.navigation import Symbol, document_symbols
 from grooph_core.ide.neighbour_outline import neighbour_symbols
 from grooph_core.rules.map.graph_pointers import graph_path
 from grooph_core.source.kinds import NEIGHBOUR_KINDS, Kind
+from grooph_core.source.text import value_at
 from grooph_core.workspace.lenses import handoff_counts, loop_brakes_words
 
 Span = tuple[int, int]
@@ -165,7 +166,5 @@ def _handoffs_title(came: int, went: int) -> str:
 
 
 def _at(value: dict, pointer: str) -> dict:
-    from grooph_core.source.text import value_at
-
     obj = value_at(value, pointer) if pointer else value
     return obj if isinstance(obj, dict) else {}

@@ -67,7 +67,7 @@ def test_invalid_fixture_raises_its_code(path: Path):
             {"code": e["code"], "at": e["at"]} for e in expect["issues"]
         ]
     if "byHand" in expect:
-        from grooph_core.rules.map.by_hand import by_hand
+        from grooph_core.semantics.by_hand import by_hand
 
         assert by_hand(doc.value) == expect["byHand"]
     ranged = [e for e in expect.get("issues", []) if "range" in e]

@@ -4,7 +4,7 @@ edits only the names and keeps every other byte, refusals of taken, empty and in
 from grooph_core.ide.neighbour_analysis import analyze_neighbour
 from grooph_core.ide.refused import Refused
 from grooph_core.ide.text_edits import apply_edits
-from grooph_core.semantics import neighbour_names as nn
+from grooph_core.ide import neighbour_names as nn
 from grooph_core.source.kinds import neighbour_from_name
 from tests.conftest import FIXTURES
 

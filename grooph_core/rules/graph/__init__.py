@@ -28,7 +28,7 @@ from grooph_core.rules.graph.loops import (
 from grooph_core.rules.graph.ownership import fanout_on_coupled_issues, ownership_conflict_issues
 from grooph_core.rules.graph.reach import no_terminal_issues, unreachable_node_issues
 from grooph_core.rules.graph.references import dangling_ref_issues
-from grooph_core.rules.graph.semantics import GraphIndex, build_index
+from grooph_core.semantics.graph_index import GraphIndex, build_index
 from grooph_core.rules.registration import Rule, rule_order
 
 # graph.md §3.3, rules 1-23: one registration line per rule, in the spec's order (the issues come out

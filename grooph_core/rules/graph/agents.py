@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from grooph_core.issues import Facts, Issue, make
-from grooph_core.rules.graph.semantics import GraphIndex, is_agent, is_lead, is_person_step, items, str_id
+from grooph_core.semantics.graph_index import GraphIndex, is_agent, is_lead, is_person_step, items, str_id
 
 WRITE_CAPABILITIES = ("edit-files", "write-outputs")
 # graph.md §5 W_PERSON_FIELDS_NOT_READ: the agent-only fields, in the order the message names them.

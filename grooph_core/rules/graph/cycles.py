@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from grooph_core.issues import Facts, Issue, make
-from grooph_core.rules.graph.semantics import GraphIndex, items, str_id, strings, strongly_connected_components
+from grooph_core.semantics.graph_index import GraphIndex, items, str_id, strings, strongly_connected_components
 
 
 def covered_back_ids(index: GraphIndex) -> set[str]:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from grooph_core.issues import Facts, Issue, make
-from grooph_core.rules.graph.semantics import KNOWN_HARNESSES, GraphIndex, find_slots, is_person_step, str_id
+from grooph_core.semantics.graph_index import KNOWN_HARNESSES, GraphIndex, find_slots, is_person_step, str_id
 from grooph_core.source.text import is_blank, quoted
 
 

@@ -8,7 +8,7 @@ from functools import partial
 from typing import Literal
 
 from grooph_core.issues import Facts, Issue, make
-from grooph_core.rules.graph.semantics import GraphIndex, is_agent, is_entry_node, is_person_step, items, stop_kind, str_id
+from grooph_core.semantics.graph_index import GraphIndex, is_agent, is_entry_node, is_person_step, items, stop_kind, str_id
 from grooph_core.source.text import quoted
 
 

@@ -7,7 +7,7 @@ from collections import Counter, deque
 from dataclasses import dataclass
 
 from grooph_core.issues import Facts, Issue, make
-from grooph_core.rules.graph.semantics import GraphIndex, groups_held_by, items, str_id, strongly_connected_components
+from grooph_core.semantics.graph_index import GraphIndex, groups_held_by, items, str_id, strongly_connected_components
 
 # The spec enumerates simple paths, which can explode on a dense tangle of groups. We prune every
 # branch that cannot lead back to the start group (this changes no result), and on top of that stop

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from grooph_core.issues import Facts, Issue, make
-from grooph_core.rules.graph.semantics import GraphIndex, items
+from grooph_core.semantics.graph_index import GraphIndex, items
 from grooph_core.semantics.references import ID_LISTS as REFERENCE_ID_LISTS
 
 # The lists of the id-uniqueness set after the graph's own id, in collection order (graph.md §1.11).

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from grooph_core.issues import Facts, Issue, make
-from grooph_core.rules.graph.semantics import GraphIndex, is_lead, is_person_step, str_id
+from grooph_core.semantics.graph_index import GraphIndex, is_lead, is_person_step, str_id
 from grooph_core.source.text import quoted
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from grooph_core.issues import Facts, Issue, make
-from grooph_core.rules.graph.semantics import (
+from grooph_core.semantics.graph_index import (
     SHORT_CAP,
     GraphIndex,
     has_inspectable_bar,

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from grooph_core.issues import Facts, Issue, make
-from grooph_core.rules.graph.semantics import GraphIndex, str_id
+from grooph_core.semantics.graph_index import GraphIndex, str_id
 from grooph_core.source.text import quoted
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from grooph_core.issues import Facts, Issue, make
-from grooph_core.rules.graph.semantics import GraphIndex, stop_kind, str_id
+from grooph_core.semantics.graph_index import GraphIndex, stop_kind, str_id
 from grooph_core.semantics.references import missing_references
 from grooph_core.source.text import IdSuggester, SuggestionBudget, pointer_split
 

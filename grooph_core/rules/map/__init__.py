@@ -25,7 +25,7 @@ from grooph_core.rules.map.graph_pointers import (
 )
 from grooph_core.rules.map.ids import duplicate_id_issues
 from grooph_core.rules.map.references import dangling_ref_issues
-from grooph_core.rules.map.semantics import MapIndex, map_index
+from grooph_core.semantics.map_index import MapIndex, map_index
 from grooph_core.rules.registration import Rule, rule_order
 
 __all__ = [

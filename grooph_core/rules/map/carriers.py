@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from grooph_core.issues import Facts, Issue, make
-from grooph_core.rules.map.semantics import (
+from grooph_core.semantics.map_index import (
     CARRIER_KINDS,
     CARRIER_LABELS,
     NAMING_FIELDS,

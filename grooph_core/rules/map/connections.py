@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from grooph_core.issues import Facts, Issue, make
-from grooph_core.rules.map.semantics import MapIndex, is_self_handoff
+from grooph_core.semantics.map_index import MapIndex, is_self_handoff
 
 
 @dataclass(frozen=True)

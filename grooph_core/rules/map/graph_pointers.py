@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from typing import Callable
 
 from grooph_core.issues import Facts, Issue, make
-from grooph_core.rules.map.semantics import MapIndex
+from grooph_core.semantics.map_index import MapIndex
+from grooph_core.schema.check import schema_issues
+from grooph_core.source.load import parse_strict, NoSuchFile, read_document
 
 FOUND = "found"
 NOT_A_GRAPH = "not-a-graph"
@@ -43,9 +45,6 @@ def graph_path(map_path: str, pointer: object) -> str | None:
 def graph_answer_for_text(text: str) -> str:
     """found / not-a-graph for a graph's text: strict JSON passing the graph's structural check
     (graph.md §4). Graph rule findings do not matter."""
-    from grooph_core.source.load import parse_strict
-    from grooph_core.schema.check import schema_issues
-
     value, err = parse_strict(text)
     if err is not None:
         return NOT_A_GRAPH
@@ -54,9 +53,6 @@ def graph_answer_for_text(text: str) -> str:
 
 def _read_graph_answer(path: str) -> str:
     """found / not-a-graph for a local path (see graph_answer_for_text)."""
-    from grooph_core.source.load import NoSuchFile, read_document
-    from grooph_core.schema.check import schema_issues
-
     try:
         loaded = read_document(path)
     except NoSuchFile:

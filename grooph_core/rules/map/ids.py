@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from grooph_core.issues import Facts, Issue, make
-from grooph_core.rules.map.semantics import MapIndex
+from grooph_core.semantics.map_index import MapIndex
 from grooph_core.semantics.references import ID_LISTS as REFERENCE_ID_LISTS, REFERABLE
 
 # map.md §2.8: the collection order of the id-uniqueness set, and what each list holds.

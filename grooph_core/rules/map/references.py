@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from grooph_core.issues import Facts, Issue, make
-from grooph_core.rules.map.semantics import MapIndex
+from grooph_core.semantics.map_index import MapIndex
 from grooph_core.semantics.references import missing_references
 from grooph_core.source.text import IdSuggester, SuggestionBudget, pointer_split
 

@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from grooph_core.rules.map import map_rule_issues
-from grooph_core.rules.map.by_hand import by_hand, by_hand_line, by_hand_lines
+from grooph_core.semantics.by_hand import by_hand, by_hand_line, by_hand_lines
 
 sys.path.insert(0, str(Path(__file__).parent))
 import map_examples as ex  # noqa: E402

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from grooph_core.rules.graph.critics import _coverage
-from grooph_core.rules.graph.semantics import build_index, policy_covers_edge
+from grooph_core.semantics.graph_index import build_index, policy_covers_edge
 
 IDS = ["a", "b", "c", "d", "e"]
 SCOPES = ["graph", "edge:e1", "edge:e2", "node:a", "node:b", "loop:l1", "loop:l2", "loop:l9", "graph:x", "other:a", "edge:", None]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from grooph_core.rules.graph.semantics import (
+from grooph_core.semantics.graph_index import (
     build_index,
     entry_nodes,
     find_slots,

@@ -21,7 +21,7 @@ from grooph_core.rules.map import (
     is_checked_pointer,
     map_rule_issues,
 )
-from grooph_core.rules.map.semantics import End
+from grooph_core.semantics.map_index import End
 from grooph_core.source.text import pointer_split
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -589,8 +589,8 @@ maps = st.builds(
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(maps, st.sampled_from([FOUND, NOT_A_GRAPH, UNKNOWN]))
 def test_rules_never_raise_and_every_issue_is_well_formed(doc, answer):
-    from grooph_core.rules.map.by_hand import by_hand_lines
-    from grooph_core.rules.map.shape import map_shape, shape_line
+    from grooph_core.semantics.by_hand import by_hand_lines
+    from grooph_core.semantics.map_shape import map_shape, shape_line
     from grooph_core.schema.check import schema_issues
 
     assert schema_issues(doc, "map") == []  # the generator makes structurally valid maps only

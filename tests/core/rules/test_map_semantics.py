@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from grooph_core.rules.map.semantics import (
+from grooph_core.semantics.map_index import (
     CARRIER_KINDS,
     carried_by_text,
     carrier_text,

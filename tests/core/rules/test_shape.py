@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from grooph_core.rules.map.shape import map_shape, shape_line
+from grooph_core.semantics.map_shape import map_shape, shape_line
 
 sys.path.insert(0, str(Path(__file__).parent))
 import map_examples as ex  # noqa: E402

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from grooph_core.rules.map.by_hand import by_hand
-from grooph_core.rules.map.semantics import MapIndex, carrier_kind, map_index, session_count
+from grooph_core.semantics.by_hand import by_hand
+from grooph_core.semantics.map_index import MapIndex, carrier_kind, map_index, session_count
 from grooph_core.source.text import js_number
 
 

@@ -3,7 +3,7 @@ the operation, printed after the issues of every check of a map."""
 
 from __future__ import annotations
 
-from grooph_core.rules.map.semantics import MapIndex, carrier_of, map_index
+from grooph_core.semantics.map_index import MapIndex, carrier_of, map_index
 
 
 def by_hand(doc: dict, index: MapIndex | None = None) -> list[dict]:
