@@ -30,6 +30,27 @@ class Facts:
 
 
 @dataclass(frozen=True)
+class SchemaProblem(Facts):
+    """E_SCHEMA (graph.md §4, map.md §5): what kind of structural problem (`problem`: "type", "empty",
+    "min_length", "pattern", "integer", "minimum", "const", "enum", "min_items", "record_key",
+    "missing", "discriminator", "alternatives"; the reader's "not_json", §3.2 step 1) at the message
+    path `path`, with what the schema expected: the `expected` type's name, the `pattern`, the
+    `minimum`, the `allowed` values (document order), the missing or discriminating `field`. `fields`
+    is the editor's grouping of every field an object lacks (`ide.analysis.one_per_object`). Here, not
+    beside a rule, because two layers raise the code: the reader (source/) and the check (schema/)."""
+
+    code = "E_SCHEMA"
+    problem: str
+    path: str = ""
+    expected: str | None = None
+    pattern: str | None = None
+    minimum: int | float | None = None
+    allowed: tuple = ()
+    field: str | None = None
+    fields: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Issue:
     """One finding. `pointers[0]` is the primary place; the rest and `related` are other places.
 

@@ -40,7 +40,7 @@ import threading
 from dataclasses import dataclass, field
 from json import JSONDecodeError
 
-from grooph_core.issues import Issue, make
+from grooph_core.issues import Issue, SchemaProblem, make
 from grooph_core.source.json_recovery import TooDeep, recover
 from grooph_core.source.json_strict import StrictReader, exceeds_depth, loads
 from grooph_core.source.line_index import LineIndex
@@ -135,7 +135,7 @@ def _parse(text: str, max_chars: int, max_depth: int) -> ParsedText:
 
 def not_json_issue(explanation: str) -> Issue:
     """graph.md §3.2 step 1 / map.md §4.3: the one `E_SCHEMA` for text that is not valid JSON."""
-    return make("E_SCHEMA", f"/: not valid JSON: {explanation}", (), ("",), problem="not_json")
+    return make("E_SCHEMA", f"/: not valid JSON: {explanation}", (), ("",), facts=SchemaProblem("not_json"))
 
 
 def parse_strict(text: str, *, max_depth: int = CLI_MAX_DEPTH) -> tuple[object, Issue | None]:
