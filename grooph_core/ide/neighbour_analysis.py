@@ -25,6 +25,8 @@ from pathlib import Path
 
 from grooph_core.ide.analysis import DocumentAnalysis, placed_span
 from grooph_core.issues import Issue, make
+from grooph_core.rules.episodes.schema import EpisodesSchemaProblem
+from grooph_core.rules.serde_shape import ShapeProblem
 from grooph_core.source.json_reader import MAX_CHARS, MAX_DEPTH, ParsedText, collector_paused, parse
 from grooph_core.source.kinds import NeighbourKind
 from grooph_core.source.load import MAX_DEPTH as CLI_MAX_DEPTH
@@ -139,7 +141,7 @@ def _echoes_a_cut(parsed: ParsedText, issue: Issue, cuts, whole_shape_codes) -> 
     span = issue_span(parsed, issue)
     if any(_overlaps(span, c) for c in cuts):
         return True
-    if issue.on_key and issue.data.get("problem") == "missing":
+    if issue.on_key and _missing(issue):
         holder = parsed.source_map.value_span(issue.pointers[0])
         if holder is not None and any(holder[0] <= c[0] and c[1] <= holder[1] for c in cuts):
             return True
@@ -149,6 +151,12 @@ def _echoes_a_cut(parsed: ParsedText, issue: Issue, cuts, whole_shape_codes) -> 
             return True
     name = issue.data.get("name")
     return isinstance(name, str) and bool(name) and any(name in parsed.text[c[0]:c[1]] for c in cuts)
+
+
+def _missing(issue: Issue) -> bool:
+    """A structural finding that an object lacks a required field (workflow.md §2, board.md §2,
+    episodes.md §2)."""
+    return isinstance(issue.facts, (ShapeProblem, EpisodesSchemaProblem)) and issue.facts.problem == "missing"
 
 
 def issue_span(parsed: ParsedText, issue: Issue) -> tuple[int, int]:

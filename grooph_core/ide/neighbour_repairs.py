@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from grooph_core.ide.neighbour_analysis import NeighbourAnalysis, analyze_neighbour
 from grooph_core.ide.text_edits import TextEdit, apply_edits
 from grooph_core.issues import Issue
+from grooph_core.rules.serde_shape import ShapeProblem
+from grooph_core.rules.unknown_keys import UnknownKey
 
 _SUGGESTION = re.compile(r"did you mean (.+?)\?")
 ADD_STATUS_CODES = ("E_WF_UNKNOWN_STATUS", "E_WF_UNKNOWN_SOURCE_STATUS")
@@ -38,8 +40,9 @@ class Refused(Exception):
 
 def suggestion_of(issue: Issue) -> str | None:
     """The one did-you-mean name of the issue's message, or None (none, or several names)."""
-    if isinstance(issue.data.get("suggestion"), str):
-        return issue.data["suggestion"]
+    f = issue.facts
+    if isinstance(f, (UnknownKey, ShapeProblem)) and isinstance(f.suggestion, str):
+        return f.suggestion
     found = _SUGGESTION.findall(issue.message)
     return found[0] if len(found) == 1 else None
 

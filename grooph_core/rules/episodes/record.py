@@ -10,6 +10,7 @@ from typing import Iterator
 from grooph_core.issues import Issue, make
 from grooph_core.model.episodes import episode_schema, optional_strings, record_schema
 from grooph_core.rules.timestamps import parse_rfc3339
+from grooph_core.rules.unknown_keys import UnknownKey
 from grooph_core.source.text import did_you_mean, pointer_join
 
 _LIVE_HERE = ("current", "open")
@@ -179,16 +180,17 @@ def unknown_keys(doc: EpisodesDoc) -> Iterator[Issue]:
     row = list(episode_schema()["properties"])
     for key in doc.value:
         if key not in top:
-            yield _unknown("/", key, top, "the record")
+            yield _unknown("/", key, top, "the record", doc.value)
         elif key == "episodes":
             for i, r in doc.rows:
                 for k in r:
                     if k not in row:
-                        yield _unknown(_row(i) + "/", k, row, "an episode")
+                        yield _unknown(_row(i) + "/", k, row, "an episode", r)
 
 
-def _unknown(base: str, key: str, names: list[str], holder: str) -> Issue:
+def _unknown(base: str, key: str, names: list[str], holder: str, obj: dict) -> Issue:
     p = pointer_join(base.rstrip("/"), key)
     hint = did_you_mean(key, names)
     return make("W_UNKNOWN_KEY", f'{holder} has no key "{key}"; its readers ignore it'
-                + (f"; did you mean {hint}?" if hint else ""), (p,), (p,), on_key=True, suggestion=hint)
+                + (f"; did you mean {hint}?" if hint else ""), (p,), (p,), on_key=True,
+                facts=UnknownKey(key, hint, base.rstrip("/"), hint is not None and hint in obj))
