@@ -30,6 +30,15 @@ class Facts:
 
 
 @dataclass(frozen=True)
+class Named(Facts):
+    """The facts of a code about one name the text spells (a status, a role, a run state, a lane, a
+    task): `name`, as written, whose characters a rename replaces and that the editor looks for in a
+    cut region. Each such code has its own subclass beside its rule."""
+
+    name: str
+
+
+@dataclass(frozen=True)
 class SchemaProblem(Facts):
     """E_SCHEMA (graph.md §4, map.md §5): what kind of structural problem (`problem`: "type", "empty",
     "min_length", "pattern", "integer", "minimum", "const", "enum", "min_items", "record_key",

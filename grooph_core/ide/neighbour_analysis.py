@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from grooph_core.ide.analysis import DocumentAnalysis, placed_span
-from grooph_core.issues import Issue, make
+from grooph_core.issues import Issue, Named, make
 from grooph_core.rules.episodes.schema import EpisodesSchemaProblem
 from grooph_core.rules.serde_shape import ShapeProblem
 from grooph_core.source.json_reader import MAX_CHARS, MAX_DEPTH, ParsedText, collector_paused, parse
@@ -149,7 +149,7 @@ def _echoes_a_cut(parsed: ParsedText, issue: Issue, cuts, whole_shape_codes) -> 
         ks = parsed.source_map.key_span(issue.pointers[0])  # `statuses:` whose lines were all cut
         if ks is not None and any(c[0] >= ks[1] and not parsed.text[ks[1]:c[0]].strip(" \t\r\n:") for c in cuts):
             return True
-    name = issue.data.get("name")
+    name = issue.facts.name if isinstance(issue.facts, Named) else None
     return isinstance(name, str) and bool(name) and any(name in parsed.text[c[0]:c[1]] for c in cuts)
 
 

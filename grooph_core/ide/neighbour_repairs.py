@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from grooph_core.ide.neighbour_analysis import NeighbourAnalysis, analyze_neighbour
 from grooph_core.ide.text_edits import TextEdit, apply_edits
-from grooph_core.issues import Issue
+from grooph_core.issues import Issue, Named
 from grooph_core.rules.serde_shape import ShapeProblem
 from grooph_core.rules.unknown_keys import UnknownKey
 
@@ -51,7 +51,7 @@ def rename_edit(analysis: NeighbourAnalysis, issue: Issue, new: str) -> TextEdit
     """Replace the wrong name's own characters (inside the issue's span; quotes and the rest kept)."""
     start, end = analysis.span(issue)
     piece = analysis.text[start:end]
-    old = issue.data.get("name")
+    old = issue.facts.name if isinstance(issue.facts, Named) else None
     if not isinstance(old, str) or not old:
         old = piece.strip("\"'")
     at = piece.find(old)
@@ -122,7 +122,7 @@ def candidates(analysis: NeighbourAnalysis, issue: Issue) -> list[NeighbourFix]:
         except Refused:
             pass
     if issue.code in ADD_STATUS_CODES and analysis.kind == "workflow":
-        name = issue.data.get("name")
+        name = issue.facts.name if isinstance(issue.facts, Named) else None
         if isinstance(name, str) and name:
             try:
                 out.append(NeighbourFix(issue, f"Add status {name}", (add_status_edit(analysis, name),)))
