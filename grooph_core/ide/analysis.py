@@ -191,9 +191,8 @@ def issue_span(parsed: ParsedText, issue: Issue) -> tuple[int, int]:
 def placed_span(issue: Issue, point) -> tuple[int, int]:
     """An issue's own span (a syntax problem's), else its primary pointer placed by `point` (the kind's
     rule), else the start of the text; the one rule for every kind."""
-    span = issue.data.get("span") if issue.data else None
-    if span is not None:
-        return tuple(span)  # type: ignore[return-value]
+    if issue.span is not None:
+        return issue.span
     if not issue.pointers:
         return (0, 0)
     return point(issue.pointers[0], key=issue.on_key)

@@ -32,7 +32,7 @@ from grooph_core.source.kinds import NeighbourKind
 from grooph_core.source.load import MAX_DEPTH as CLI_MAX_DEPTH
 from grooph_core.source.load import MAX_FILE_BYTES, Loaded
 from grooph_core.source.text import pointer_escape, value_at
-from grooph_core.source.yaml_reader import parse_yaml
+from grooph_core.source.yaml_reader import YamlSyntax, parse_yaml
 
 
 @dataclass(frozen=True)
@@ -118,7 +118,7 @@ def _analyze(text: str, kind: NeighbourKind, tolerant: bool, max_chars: int, max
 def cut_spans(parsed: ParsedText) -> list[tuple[int, int]]:
     """The spans of text the reader could not read and left out or guessed at (broken text only): the
     YAML lines it blanked, the JSON values it cut (DESIGN.md "As you type")."""
-    spans = [tuple(c) for p in parsed.problems for c in (p.data.get("cut") or ())]
+    spans = [tuple(c) for p in parsed.problems if isinstance(p.facts, YamlSyntax) for c in p.facts.cut]
     for pointer in parsed.broken:
         if pointer:  # an unclosed root spoils none of its members; each cut member is listed itself
             vs = parsed.source_map.value_span(pointer)

@@ -8,8 +8,8 @@ hold) goes through the tolerant reader (`json_recovery`), which reports every pr
 span and recovers what can be read.
 
 Issues made here have no JSON pointer for syntax faults, so each carries its span as
-`data["span"] = (start, end)` (character offsets into the text); `W_DUPLICATE_KEY` also carries
-`data["related_spans"] = ((start, end, note), ...)` for the other copies, because every copy has the
+`Issue.span = (start, end)` (character offsets into the text); `W_DUPLICATE_KEY` also carries
+`Issue.related_spans = ((start, end, note), ...)` for the other copies, because every copy has the
 same pointer. Codes (registry in `issues.py`):
 
 | code | points at | pointers |
@@ -165,7 +165,7 @@ def _explain(text: str, max_depth: int, error: Exception) -> str:
         if p.code == "E_DOC_LIMIT":
             return f"nested deeper than {max_depth} levels"
         if p.code == "E_SYNTAX":
-            line, col = LineIndex(text).position(p.data["span"][0])
+            line, col = LineIndex(text).position(p.span[0])
             return f"{p.message} (line {line + 1}, column {col + 1})"
     # The tolerant reader finds a problem wherever the C decoder does; failing that, the decoder's words.
     if isinstance(error, JSONDecodeError):
