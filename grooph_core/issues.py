@@ -30,6 +30,36 @@ class Facts:
 
 
 @dataclass(frozen=True)
+class Named(Facts):
+    """The facts of a code about one name the text spells (a status, a role, a run state, a lane, a
+    task): `name`, as written, whose characters a rename replaces and that the editor looks for in a
+    cut region. Each such code has its own subclass beside its rule."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class SchemaProblem(Facts):
+    """E_SCHEMA (graph.md §4, map.md §5): what kind of structural problem (`problem`: "type", "empty",
+    "min_length", "pattern", "integer", "minimum", "const", "enum", "min_items", "record_key",
+    "missing", "discriminator", "alternatives"; the reader's "not_json", §3.2 step 1) at the message
+    path `path`, with what the schema expected: the `expected` type's name, the `pattern`, the
+    `minimum`, the `allowed` values (document order), the missing or discriminating `field`. `fields`
+    is the editor's grouping of every field an object lacks (`ide.analysis.one_per_object`). Here, not
+    beside a rule, because two layers raise the code: the reader (source/) and the check (schema/)."""
+
+    code = "E_SCHEMA"
+    problem: str
+    path: str = ""
+    expected: str | None = None
+    pattern: str | None = None
+    minimum: int | float | None = None
+    allowed: tuple = ()
+    field: str | None = None
+    fields: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Issue:
     """One finding. `pointers[0]` is the primary place; the rest and `related` are other places.
 
@@ -37,8 +67,11 @@ class Issue:
     key, the object missing a required field); otherwise the target is the value at the pointer.
     `related` holds (pointer, note) pairs for places that explain the issue (the first copy of a
     duplicate id, the loop that owns a back edge). `facts` is the code's typed `Facts` (for the codes
-    whose rule states any); `data` holds what the readers and the structural checks note (text spans,
-    the schema problem, the unknown key), which the editor reads.
+    whose rule states any). `span` is where a reader's problem stands in the text (character offsets;
+    E_SYNTAX, W_DUPLICATE_KEY, W_NUMBER_PRECISION, E_DOC_LIMIT), a place like `pointers` and so a field
+    of every issue rather than a fact of one code: a text that cannot be read has no pointer to place.
+    `related_spans` holds (start, end, note) for the other places in the text (the other copies of a
+    duplicated key, which share one pointer).
     """
 
     code: str
@@ -48,8 +81,9 @@ class Issue:
     pointers: tuple[str, ...] = ()
     on_key: bool = False
     related: tuple[tuple[str, str], ...] = ()
-    data: dict = field(default_factory=dict, compare=False, hash=False)
     facts: Facts | None = field(default=None, compare=False, hash=False)
+    span: tuple[int, int] | None = field(default=None, compare=False, hash=False)
+    related_spans: tuple[tuple[int, int, str], ...] = field(default=(), compare=False, hash=False)
 
     def to_json(self) -> dict:
         """The issue object of graph.md §3.1, keys in order."""
@@ -64,12 +98,12 @@ class Issue:
 
 
 def make(code: str, message: str, at=(), pointers=(), *, on_key: bool = False, related=(), facts: Facts | None = None,
-         **data) -> Issue:
+         span: tuple[int, int] | None = None, related_spans=()) -> Issue:
     """Build an issue with the severity the registry gives its code (and its typed facts, if any)."""
     if facts is not None and facts.code != code:
         raise ValueError(f"{type(facts).__name__} are the facts of {facts.code}, not of {code}")
-    return Issue(code, CODES[code].severity, message, tuple(at), tuple(pointers), on_key, tuple(related), dict(data),
-                 facts)
+    return Issue(code, CODES[code].severity, message, tuple(at), tuple(pointers), on_key, tuple(related), facts,
+                 None if span is None else tuple(span), tuple(related_spans))
 
 
 @dataclass(frozen=True)

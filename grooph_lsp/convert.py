@@ -70,7 +70,7 @@ def to_lsp_diagnostic(analysis: DocumentAnalysis, issue: Issue, uri: str, encodi
     lines = analysis.line_index
     severity = lsp.DiagnosticSeverity.Error if issue.severity == "error" else lsp.DiagnosticSeverity.Warning
     related = None
-    spans = issue.data.get("related_spans") if issue.data else None
+    spans = issue.related_spans
     if spans:  # copies of a duplicated key share one pointer: the parser gives their spans
         related = [
             lsp.DiagnosticRelatedInformation(

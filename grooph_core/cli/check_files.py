@@ -122,7 +122,7 @@ def check_path(item: Named, *, export: bool, want_ranges: bool) -> FileResult:
     except neighbours.NotOurs as e:
         return FileResult(path, False, "", refusal=str(e))
     ranges = tuple(issue_ranges(doc, issues)) if want_ranges else None
-    lean = tuple(dataclasses.replace(i, data={}, facts=None) if i.data or i.facts else i for i in issues)
+    lean = tuple(dataclasses.replace(i, facts=None) if i.facts else i for i in issues)
     return FileResult(path, False, doc.kind, lean, ranges, extra)
 
 

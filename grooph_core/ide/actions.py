@@ -214,10 +214,10 @@ def preview_svg(analysis: Analysis, *, view: str | None = None, theme: str = "li
     if limit is not None:
         return Refused(f"Cannot draw the picture: {limit.message}.")
     if not analysis.parsed.ok or analysis.value is None:
-        first = next((p for p in analysis.parsed.problems if p.data.get("span")), None)
+        first = next((p for p in analysis.parsed.problems if p.span), None)
         where = ""
         if first is not None:
-            line, col = analysis.line_index.position(first.data["span"][0])
+            line, col = analysis.line_index.position(first.span[0])
             where = f" (line {line + 1}, column {col + 1}: {first.message})"
         return Refused(f"Cannot draw the picture: the text is not valid JSON yet{where}.")
     blocking = schema_issues(analysis.value, analysis.kind)

@@ -23,7 +23,7 @@ import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field, replace
 
-from grooph_core.issues import Issue, whole_shape_codes
+from grooph_core.issues import Issue, SchemaProblem, whole_shape_codes
 from grooph_core.rules.graph.references import DanglingRef
 from grooph_core.rules.map.references import MapDanglingRef
 from grooph_core.rules.validate import Resolver, rule_issues
@@ -192,9 +192,8 @@ def issue_span(parsed: ParsedText, issue: Issue) -> tuple[int, int]:
 def placed_span(issue: Issue, point) -> tuple[int, int]:
     """An issue's own span (a syntax problem's), else its primary pointer placed by `point` (the kind's
     rule), else the start of the text; the one rule for every kind."""
-    span = issue.data.get("span") if issue.data else None
-    if span is not None:
-        return tuple(span)  # type: ignore[return-value]
+    if issue.span is not None:
+        return issue.span
     if not issue.pointers:
         return (0, 0)
     return point(issue.pointers[0], key=issue.on_key)
@@ -239,22 +238,28 @@ def one_per_object(schema: list[Issue]) -> list[Issue]:
     on one character). The command line keeps the reference's one issue per field (graph.md §4.2)."""
     missing: dict[str, list[Issue]] = {}
     for i in schema:
-        if i.data.get("problem") == "missing" and i.pointers:
+        if _missing_field(i) is not None and i.pointers:
             missing.setdefault(i.pointers[0], []).append(i)
     if all(len(group) < 2 for group in missing.values()):
         return schema
     out: list[Issue] = []
     for i in schema:
-        group = missing.get(i.pointers[0]) if i.data.get("problem") == "missing" and i.pointers else None
+        group = missing.get(i.pointers[0]) if _missing_field(i) is not None and i.pointers else None
         if group is None or len(group) < 2:
             out.append(i)
         elif group[0] is i:
-            fields = [g.data["field"] for g in group]
+            fields = tuple(_missing_field(g) for g in group)
             path = i.pointers[0] or "/"
             names = ", ".join(f'"{f}"' for f in fields)
             out.append(replace(i, message=f"{path}: missing required properties {names}",
-                               data={**i.data, "path": i.pointers[0], "fields": fields}))
+                               facts=replace(i.facts, path=i.pointers[0], fields=fields)))
     return out
+
+
+def _missing_field(issue: Issue) -> str | None:
+    """The field a "missing required property" finding names (graph.md §4.2), else None."""
+    f = issue.facts
+    return f.field if isinstance(f, SchemaProblem) and f.problem == "missing" else None
 
 
 def _echoes_a_cut(issue: Issue, broken: set[str], cut: set[str]) -> bool:
@@ -263,7 +268,7 @@ def _echoes_a_cut(issue: Issue, broken: set[str], cut: set[str]) -> bool:
     p = issue.pointers[0] if issue.pointers else ""
     if _inside_any(p, cut):
         return True
-    field = issue.data.get("field") if issue.data and issue.data.get("problem") == "missing" else None
+    field = _missing_field(issue)
     return isinstance(field, str) and f"{p}/{field}".replace("//", "/") in broken
 
 

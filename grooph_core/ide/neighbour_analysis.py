@@ -24,13 +24,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from grooph_core.ide.analysis import DocumentAnalysis, placed_span
-from grooph_core.issues import Issue, make
+from grooph_core.issues import Issue, Named, make
+from grooph_core.rules.episodes.schema import EpisodesSchemaProblem
+from grooph_core.rules.serde_shape import ShapeProblem
 from grooph_core.source.json_reader import MAX_CHARS, MAX_DEPTH, ParsedText, collector_paused, parse
 from grooph_core.source.kinds import NeighbourKind, neighbour_from_value
 from grooph_core.source.load import MAX_DEPTH as CLI_MAX_DEPTH
 from grooph_core.source.load import MAX_FILE_BYTES, Loaded
 from grooph_core.source.text import pointer_escape, value_at
-from grooph_core.source.yaml_reader import parse_yaml
+from grooph_core.source.yaml_reader import YamlSyntax, parse_yaml
 
 
 @dataclass(frozen=True)
@@ -116,7 +118,7 @@ def _analyze(text: str, kind: NeighbourKind, tolerant: bool, max_chars: int, max
 def cut_spans(parsed: ParsedText) -> list[tuple[int, int]]:
     """The spans of text the reader could not read and left out or guessed at (broken text only): the
     YAML lines it blanked, the JSON values it cut (DESIGN.md "As you type")."""
-    spans = [tuple(c) for p in parsed.problems for c in (p.data.get("cut") or ())]
+    spans = [tuple(c) for p in parsed.problems if isinstance(p.facts, YamlSyntax) for c in p.facts.cut]
     for pointer in parsed.broken:
         if pointer:  # an unclosed root spoils none of its members; each cut member is listed itself
             vs = parsed.source_map.value_span(pointer)
@@ -139,7 +141,7 @@ def _echoes_a_cut(parsed: ParsedText, issue: Issue, cuts, whole_shape_codes) -> 
     span = issue_span(parsed, issue)
     if any(_overlaps(span, c) for c in cuts):
         return True
-    if issue.on_key and issue.data.get("problem") == "missing":
+    if issue.on_key and _missing(issue):
         holder = parsed.source_map.value_span(issue.pointers[0])
         if holder is not None and any(holder[0] <= c[0] and c[1] <= holder[1] for c in cuts):
             return True
@@ -147,8 +149,14 @@ def _echoes_a_cut(parsed: ParsedText, issue: Issue, cuts, whole_shape_codes) -> 
         ks = parsed.source_map.key_span(issue.pointers[0])  # `statuses:` whose lines were all cut
         if ks is not None and any(c[0] >= ks[1] and not parsed.text[ks[1]:c[0]].strip(" \t\r\n:") for c in cuts):
             return True
-    name = issue.data.get("name")
+    name = issue.facts.name if isinstance(issue.facts, Named) else None
     return isinstance(name, str) and bool(name) and any(name in parsed.text[c[0]:c[1]] for c in cuts)
+
+
+def _missing(issue: Issue) -> bool:
+    """A structural finding that an object lacks a required field (workflow.md §2, board.md §2,
+    episodes.md §2)."""
+    return isinstance(issue.facts, (ShapeProblem, EpisodesSchemaProblem)) and issue.facts.problem == "missing"
 
 
 def issue_span(parsed: ParsedText, issue: Issue) -> tuple[int, int]:

@@ -15,7 +15,9 @@ from dataclasses import dataclass
 
 from grooph_core.ide.neighbour_analysis import NeighbourAnalysis, analyze_neighbour
 from grooph_core.ide.text_edits import TextEdit, apply_edits
-from grooph_core.issues import Issue
+from grooph_core.issues import Issue, Named
+from grooph_core.rules.serde_shape import ShapeProblem
+from grooph_core.rules.unknown_keys import UnknownKey
 
 _SUGGESTION = re.compile(r"did you mean (.+?)\?")
 ADD_STATUS_CODES = ("E_WF_UNKNOWN_STATUS", "E_WF_UNKNOWN_SOURCE_STATUS")
@@ -38,8 +40,9 @@ class Refused(Exception):
 
 def suggestion_of(issue: Issue) -> str | None:
     """The one did-you-mean name of the issue's message, or None (none, or several names)."""
-    if isinstance(issue.data.get("suggestion"), str):
-        return issue.data["suggestion"]
+    f = issue.facts
+    if isinstance(f, (UnknownKey, ShapeProblem)) and isinstance(f.suggestion, str):
+        return f.suggestion
     found = _SUGGESTION.findall(issue.message)
     return found[0] if len(found) == 1 else None
 
@@ -48,7 +51,7 @@ def rename_edit(analysis: NeighbourAnalysis, issue: Issue, new: str) -> TextEdit
     """Replace the wrong name's own characters (inside the issue's span; quotes and the rest kept)."""
     start, end = analysis.span(issue)
     piece = analysis.text[start:end]
-    old = issue.data.get("name")
+    old = issue.facts.name if isinstance(issue.facts, Named) else None
     if not isinstance(old, str) or not old:
         old = piece.strip("\"'")
     at = piece.find(old)
@@ -119,7 +122,7 @@ def candidates(analysis: NeighbourAnalysis, issue: Issue) -> list[NeighbourFix]:
         except Refused:
             pass
     if issue.code in ADD_STATUS_CODES and analysis.kind == "workflow":
-        name = issue.data.get("name")
+        name = issue.facts.name if isinstance(issue.facts, Named) else None
         if isinstance(name, str) and name:
             try:
                 out.append(NeighbourFix(issue, f"Add status {name}", (add_status_edit(analysis, name),)))

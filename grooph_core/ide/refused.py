@@ -21,8 +21,8 @@ def unreadable(analysis) -> Refused | None:
     if not parsed.ok or parsed.value is None:
         first = next((p for p in parsed.problems if p.code in ("E_SYNTAX", "E_DOC_LIMIT")), None)
         where = ""
-        if first is not None and first.data.get("span"):
-            line, col = analysis.line_index.position(first.data["span"][0])
+        if first is not None and first.span:
+            line, col = analysis.line_index.position(first.span[0])
             where = f" (line {line + 1}, column {col + 1}: {first.message})"
         return Refused(f"Not formatted: the text is not valid JSON{where}. Nothing was changed.")
     for p in parsed.problems:

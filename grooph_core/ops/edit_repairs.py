@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from typing import Callable
 
-from grooph_core.issues import Issue
+from grooph_core.issues import Issue, SchemaProblem
 from grooph_core.ops.doc_edits import remove, rename_key, set_value
 from grooph_core.ops.ids import slug, unique
 from grooph_core.ops.repair_types import Candidate
 from grooph_core.rules.graph.ids import DuplicateId
 from grooph_core.rules.map.ids import MapDuplicateId
+from grooph_core.rules.unknown_keys import UnknownKey
 from grooph_core.semantics.references import ID_LISTS, REFERABLE, ROOT_KIND, accepted_kinds, defined_ids, references_to
 from grooph_core.source.text import did_you_mean, pointer_split, value_at
 
@@ -53,17 +54,17 @@ def reference_places(doc: dict, kind: str, ident: str) -> list[tuple[Callable[[s
 # --- E_SCHEMA ----------------------------------------------------------------------------------------
 
 
-def schema(issue: Issue, f: None, doc: dict, kind: str) -> list[Candidate]:
+def schema(issue: Issue, f: SchemaProblem, doc: dict, kind: str) -> list[Candidate]:
     """An enum typo corrected (preferred); a badly shaped id re-slugged with its references (offered).
     A missing field is never filled with a placeholder (§8.1 "ask, do not invent")."""
     if issue.on_key or not issue.pointers:
         return []
     ptr = issue.pointers[0]
     value = value_at(doc, ptr)
-    problem = issue.data.get("problem")
+    problem = f.problem
     field = pointer_split(ptr)[-1] if ptr else ""
     if problem in LIST_PROBLEMS and isinstance(value, str):
-        allowed = [a for a in issue.data.get("allowed") or [] if isinstance(a, str)]
+        allowed = [a for a in f.allowed if isinstance(a, str)]
         s = did_you_mean(value, allowed)
         if s is not None and s != value:
             return [Candidate(f'Change {field} "{value}" to "{s}"', [set_value(ptr, s)], "preferred")]
@@ -172,14 +173,13 @@ def _place(pointer: str) -> str:
 # --- W_UNKNOWN_KEY -----------------------------------------------------------------------------------
 
 
-def unknown_key(issue: Issue, f: None, doc: dict, kind: str) -> list[Candidate]:
+def unknown_key(issue: Issue, f: UnknownKey, doc: dict, kind: str) -> list[Candidate]:
     """Rename a near-miss key to the declared field (preferred, when that field is not there yet);
     remove the key (offered), except a misspelt brake field in a graph, which is only renamed."""
     if not issue.pointers:
         return []
     ptr = issue.pointers[0]
-    key, s = issue.data.get("key"), issue.data.get("suggestion")
-    present = issue.data.get("suggestion_present")
+    key, s, present = f.key, f.suggestion, f.suggestion_present
     out = []
     if isinstance(s, str) and not present:
         out.append(Candidate(f'Rename "{key}" to "{s}"', [rename_key(ptr, s)], "preferred"))

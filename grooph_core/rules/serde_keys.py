@@ -12,6 +12,7 @@ from typing import Any
 from grooph_core.issues import Issue, make
 from grooph_core.model.compiled import AltType, ArrayType, ObjectType, RecordType, TypeDesc
 from grooph_core.rules.serde_shape import accepts
+from grooph_core.rules.unknown_keys import UnknownKey
 from grooph_core.source.text import did_you_mean, pointer_join
 
 
@@ -35,7 +36,7 @@ def _walk(t: TypeDesc, v: Any, p: str, out: list[Issue]) -> None:
                 hint = did_you_mean(k, t.names)
                 out.append(make("W_UNKNOWN_KEY", f'{t.title} has no key "{k}"; the engine ignores it'
                                 + (f"; did you mean {hint}?" if hint else ""), (kp,), (kp,), on_key=True,
-                                suggestion=hint, holder=t.title))
+                                facts=UnknownKey(k, hint, p, hint is not None and hint in v)))
     elif isinstance(t, ArrayType):
         if type(v) is list:
             for i, x in enumerate(v):

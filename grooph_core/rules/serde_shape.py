@@ -13,9 +13,10 @@ value's key order, which is the text's); the pipeline orders them by position.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from grooph_core.issues import Issue, make
+from grooph_core.issues import Facts, Issue, make
 from grooph_core.model.compiled import (
     AltType,
     AnyType,
@@ -35,6 +36,36 @@ from grooph_core.schema.check import found_json
 from grooph_core.source.text import did_you_mean, json_type, pointer_join
 
 
+@dataclass(frozen=True)
+class ShapeProblem(Facts):
+    """What serde would refuse, for the repairs and the editor: the `problem` ("type", "null",
+    "missing", "unknown_key", "integer", "range", "enum", "size", "alternatives"), what was `expected`,
+    the missing `field`, the `allowed` words, the did-you-mean `suggestion`. One subclass per code."""
+
+    problem: str
+    expected: str | None = None
+    field: str | None = None
+    allowed: tuple[str, ...] = ()
+    suggestion: str | None = None
+
+
+@dataclass(frozen=True)
+class WorkflowShapeProblem(ShapeProblem):
+    """E_WF_SCHEMA (workflow.md §2)."""
+
+    code = "E_WF_SCHEMA"
+
+
+@dataclass(frozen=True)
+class BoardShapeProblem(ShapeProblem):
+    """E_BOARD_SCHEMA (board.md §2)."""
+
+    code = "E_BOARD_SCHEMA"
+
+
+SHAPE_FACTS = {c.code: c for c in (WorkflowShapeProblem, BoardShapeProblem)}
+
+
 def takes_null(t: TypeDesc) -> bool:
     """True when null is a value of the type (an expression's literal, any value)."""
     return isinstance(t, (NullType, AnyType)) or (isinstance(t, AltType) and any(takes_null(o) for o in t.options))
@@ -48,10 +79,12 @@ def _noun(v: Any) -> str:
 class _Walk:
     def __init__(self, code: str):
         self.code = code
+        self.facts = SHAPE_FACTS[code]
         self.out: list[Issue] = []
 
-    def add(self, pointer: str, message: str, *, on_key: bool = False, at: str | None = None, **data) -> None:
-        self.out.append(make(self.code, message, (pointer if at is None else at,), (pointer,), on_key=on_key, **data))
+    def add(self, pointer: str, message: str, *, on_key: bool = False, at: str | None = None, **facts) -> None:
+        self.out.append(make(self.code, message, (pointer if at is None else at,), (pointer,), on_key=on_key,
+                             facts=self.facts(**facts)))
 
     def check(self, t: TypeDesc, v: Any, p: str, name: str) -> None:
         if isinstance(t, ObjectType):
@@ -147,7 +180,7 @@ class _Walk:
         word = v if type(v) is str else found_json(v)
         hint = did_you_mean(word, t.values)
         self.add(p, f'{name}: "{word}" is not one of {", ".join(t.values)}' + (f"; did you mean {hint}?" if hint else ""),
-                 problem="enum", allowed=list(t.values), suggestion=hint)
+                 problem="enum", allowed=tuple(t.values), suggestion=hint)
 
     def alternatives(self, t: AltType, v: Any, p: str, name: str) -> None:
         for o in t.options:

@@ -12,13 +12,27 @@ a map takes the nearest id along the key's full path and may stay empty (map.md 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Callable
 
-from grooph_core.issues import Issue, make
+from grooph_core.issues import Facts, Issue, make
 from grooph_core.model.compiled import AltType, ArrayType, ObjectType, RecordType, TypeDesc, UnionType, root_type
 from grooph_core.schema.check import accepts, nearest_id
 from grooph_core.source.keyorder import keys_in_js_order
 from grooph_core.source.text import compact_json, did_you_mean, pointer_escape, pointer_split
+
+@dataclass(frozen=True)
+class UnknownKey(Facts):
+    """W_UNKNOWN_KEY: the `key`, the declared key it is a near miss of (`suggestion`, or None), the
+    pointer of the object holding it (`holder`), and whether the suggested key is already in that
+    object (`suggestion_present`: renaming is then not a repair, map.md §6.9)."""
+
+    code = "W_UNKNOWN_KEY"
+    key: str
+    suggestion: str | None
+    holder: str
+    suggestion_present: bool
+
 
 # A raw finding: (key pointer, key, holder pointer, declared names of the holder in canonical order, holder)
 Walker = Callable[[Any, str, list], None]
@@ -133,9 +147,7 @@ _ROOT_WALKERS = {"graph": _compile(root_type("graph")), "map": _compile(root_typ
 def unknown_key_issues(value: Any, kind: str) -> list[Issue]:
     """One `W_UNKNOWN_KEY` per undeclared key, in document order (graph.md §5, map.md §6.9).
 
-    `pointers[0]` is the key (`on_key=True`); `data` carries `key`, `suggestion` (or None), `holder`
-    (the pointer of the object holding the key) and `suggestion_present` (whether the suggested
-    declared key is already in that object: renaming is then not a repair, map.md §6.9)."""
+    `pointers[0]` is the key (`on_key=True`). Facts: `UnknownKey`."""
     raw: list = []
     is_map = kind == "map"
     walker = _ROOT_WALKERS["map" if is_map else "graph"]
@@ -161,8 +173,7 @@ def unknown_key_issues(value: Any, kind: str) -> list[Issue]:
         issues.append(
             make(
                 "W_UNKNOWN_KEY", message, at, (kp,), on_key=True,
-                key=key, suggestion=suggestion, holder=holder_p,
-                suggestion_present=suggestion is not None and suggestion in holder,
+                facts=UnknownKey(key, suggestion, holder_p, suggestion is not None and suggestion in holder),
             )
         )
     return issues

@@ -11,7 +11,7 @@ order (unknown keys skipped); arrays item by item after their `minItems` issue; 
 
 Each issue's message is `<path>: <detail>` (`/` for the root); `at` follows graph.md §4.4 / map.md §5.2;
 `pointers[0]` is the failing value's pointer, or for a missing field (and a missing `kind`) the pointer
-of the object lacking it with `on_key=True`. `data["problem"]` names the kind of problem for repairs.
+of the object lacking it with `on_key=True`. `facts` (`issues.SchemaProblem`) names the kind of problem for repairs.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import json
 import math
 from typing import Any, Callable
 
-from grooph_core.issues import Issue, make
+from grooph_core.issues import Issue, SchemaProblem, make
 from grooph_core.model.compiled import (
     AltType,
     AnyType,
@@ -40,7 +40,7 @@ from grooph_core.source.keyorder import is_index_key, keys_in_js_order
 from grooph_core.source.json_reader import not_json_issue  # noqa: F401  (the reader's issue, step 1 of the same check)
 from grooph_core.source.text import compact_json, js_number, json_type, pointer_escape, pointer_split, utf16_len
 
-# A raw finding: (message path, primary pointer, on_key, detail, data)
+# A raw finding: (message path, primary pointer, on_key, detail, the `SchemaProblem` fields but `path`)
 Raw = tuple[str, str, bool, str, dict]
 Check = Callable[[Any, str, list], None]
 
@@ -152,7 +152,7 @@ def _compile_const(t: ConstType) -> Check:
     def check(v, p, out):
         if not (type(v) in (int, float) and v == want):
             out.append((p, p, False, f"expected {t.expected}, got {found_json(v)}",
-                        {"problem": "const", "expected": t.expected, "allowed": [want]}))
+                        {"problem": "const", "expected": t.expected, "allowed": (want,)}))
 
     return check
 
@@ -164,7 +164,7 @@ def _compile_enum(t: EnumType) -> Check:
     def check(v, p, out):
         if type(v) is not str or v not in values:
             out.append((p, p, False, f"expected {expected}, got {found_json(v)}",
-                        {"problem": "enum", "expected": expected, "allowed": list(t.values)}))
+                        {"problem": "enum", "expected": expected, "allowed": tuple(t.values)}))
 
     return check
 
@@ -291,12 +291,12 @@ def _compile_union(t: UnionType) -> Check:
         k = v.get(disc, _ABSENT)
         if k is _ABSENT:
             out.append((p + seg, p, True, f"expected {disc} to be one of {names}, got nothing",
-                        {"problem": "discriminator", "field": disc, "allowed": list(t.branches)}))
+                        {"problem": "discriminator", "field": disc, "allowed": tuple(t.branches)}))
             return
         branch = branches.get(k) if type(k) is str else None
         if branch is None:
             out.append((p + seg, p + seg, False, f"expected {disc} to be one of {names}, got {found_json(k)}",
-                        {"problem": "discriminator", "field": disc, "allowed": list(t.branches)}))
+                        {"problem": "discriminator", "field": disc, "allowed": tuple(t.branches)}))
             return
         branch(v, p, out)
 
@@ -306,7 +306,7 @@ def _compile_union(t: UnionType) -> Check:
 def _compile_alt(t: AltType) -> Check:
     options = [_compile(o) for o in t.options]
     expected = t.expected
-    allowed = [v for o in t.options if isinstance(o, EnumType) for v in o.values]
+    allowed = tuple(v for o in t.options if isinstance(o, EnumType) for v in o.values)
 
     def check(v, p, out):
         for o in options:
@@ -399,4 +399,5 @@ def schema_issues(value: Any, kind: str) -> list[Issue]:
 def _issue(value: Any, r: Raw) -> Issue:
     path, pointer, on_key, detail, data = r
     at = nearest_id(value, pointer_split(path))
-    return make("E_SCHEMA", f"{path or '/'}: {detail}", at, (pointer,), on_key=on_key, path=path, **data)
+    return make("E_SCHEMA", f"{path or '/'}: {detail}", at, (pointer,), on_key=on_key,
+                facts=SchemaProblem(path=path, **data))

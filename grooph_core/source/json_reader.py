@@ -8,8 +8,8 @@ hold) goes through the tolerant reader (`json_recovery`), which reports every pr
 span and recovers what can be read.
 
 Issues made here have no JSON pointer for syntax faults, so each carries its span as
-`data["span"] = (start, end)` (character offsets into the text); `W_DUPLICATE_KEY` also carries
-`data["related_spans"] = ((start, end, note), ...)` for the other copies, because every copy has the
+`Issue.span = (start, end)` (character offsets into the text); `W_DUPLICATE_KEY` also carries
+`Issue.related_spans = ((start, end, note), ...)` for the other copies, because every copy has the
 same pointer. Codes (registry in `issues.py`):
 
 | code | points at | pointers |
@@ -40,7 +40,7 @@ import threading
 from dataclasses import dataclass, field
 from json import JSONDecodeError
 
-from grooph_core.issues import Issue, make
+from grooph_core.issues import Issue, SchemaProblem, make
 from grooph_core.source.json_recovery import TooDeep, recover
 from grooph_core.source.json_strict import StrictReader, exceeds_depth, loads
 from grooph_core.source.line_index import LineIndex
@@ -135,7 +135,7 @@ def _parse(text: str, max_chars: int, max_depth: int) -> ParsedText:
 
 def not_json_issue(explanation: str) -> Issue:
     """graph.md §3.2 step 1 / map.md §4.3: the one `E_SCHEMA` for text that is not valid JSON."""
-    return make("E_SCHEMA", f"/: not valid JSON: {explanation}", (), ("",), problem="not_json")
+    return make("E_SCHEMA", f"/: not valid JSON: {explanation}", (), ("",), facts=SchemaProblem("not_json"))
 
 
 def parse_strict(text: str, *, max_depth: int = CLI_MAX_DEPTH) -> tuple[object, Issue | None]:
@@ -165,7 +165,7 @@ def _explain(text: str, max_depth: int, error: Exception) -> str:
         if p.code == "E_DOC_LIMIT":
             return f"nested deeper than {max_depth} levels"
         if p.code == "E_SYNTAX":
-            line, col = LineIndex(text).position(p.data["span"][0])
+            line, col = LineIndex(text).position(p.span[0])
             return f"{p.message} (line {line + 1}, column {col + 1})"
     # The tolerant reader finds a problem wherever the C decoder does; failing that, the decoder's words.
     if isinstance(error, JSONDecodeError):

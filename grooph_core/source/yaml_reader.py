@@ -7,7 +7,7 @@ resolved; a merge key `<<` is an ordinary key (the engine does not merge). The v
 nodes here, not by ruamel's constructor, so a duplicated key is found (not silently overwritten) and
 keys are the scalars' own text (`1:` is the key "1", as serde reads a string key).
 
-Codes (registry in `issues.py`), each carrying its span as `data["span"]`:
+Codes (registry in `issues.py`), each carrying its span as `Issue.span`:
 
 | code | when | points at |
 |---|---|---|
@@ -28,7 +28,7 @@ import re
 import sys
 import warnings
 from bisect import bisect_right
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from ruamel.yaml import YAML
 from ruamel.yaml.docinfo import DocInfo, version
@@ -36,7 +36,7 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.nodes import ScalarNode
 from ruamel.yaml.reader import Reader
 
-from grooph_core.issues import Issue, make
+from grooph_core.issues import Facts, Issue, make
 from grooph_core.source import yaml_libyaml
 from grooph_core.source.json_reader import MAX_CHARS, MAX_DEPTH, ParsedText, collector_paused
 from grooph_core.source.source_map import SourceMap
@@ -47,6 +47,22 @@ from grooph_core.source.text import pointer_escape, pointer_split
 MAX_VALUES = 1_000_000
 
 Span = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class YamlSyntax(Facts):
+    """E_SYNTAX of the YAML parser's own complaint: its `marks` (the offsets of the context and the
+    problem, or None), from which the tolerant reading finds the lines to leave out, and once it has,
+    `cut`, the spans it blanked (their content is in doubt: the editor holds findings in them back)."""
+
+    code = "E_SYNTAX"
+    marks: tuple[int | None, ...]
+    cut: tuple[Span, ...] = ()
+
+
+def _marks(issue: Issue) -> tuple[int | None, ...] | None:
+    """The parser's marks of a complaint, None for the reader's own problems (a second document…)."""
+    return issue.facts.marks if isinstance(issue.facts, YamlSyntax) else None
 # The YAML 1.2 core schema (spec 1.2.2 §10.3.2), as serde_yaml resolves plain scalars whatever a `%YAML`
 # directive says.
 _CORE = (
@@ -199,7 +215,7 @@ def parse_yaml(text: str, *, max_chars: int = MAX_CHARS, max_depth: int = MAX_DE
 
     With `recover` (the editor, as you type), text the parser refuses is read without the lines it
     complained about (blanked, so every offset stays): the first complaint is the one E_SYNTAX, and its
-    `data["cut"]` lists the blanked spans, whose content is in doubt."""
+    `YamlSyntax.cut` lists the blanked spans, whose content is in doubt."""
     # What is built here is acyclic (values, nodes, source-map nodes; an alias shares a value, a
     # recursive one is refused), so the cycle collector has nothing to find; paused, it stops re-walking
     # the growing tree (half the time at 1M characters), as `json_reader.parse` does.
@@ -221,10 +237,10 @@ def _parse_yaml(text: str, max_chars: int, max_depth: int, max_values: int, reco
                      span=(e.offset, e.offset))
         return ParsedText(None, False, (issue,), (), YamlSourceMap(text, None), text)
     read = text
-    if root is None and recover and problems and "marks" in problems[0].data:
-        root, read, cut = _without_refused_lines(text, problems[0].data["marks"], max_depth, tuple(skips))
+    if root is None and recover and problems and _marks(problems[0]) is not None:
+        root, read, cut = _without_refused_lines(text, _marks(problems[0]), max_depth, tuple(skips))
         if root is not None:
-            problems = [replace(problems[0], data={**problems[0].data, "cut": cut})]
+            problems = [replace(problems[0], facts=replace(problems[0].facts, cut=cut))]
     if root is None:
         ok = not problems
         span = None if problems else (len(text), len(text)) if not text.strip() else _empty_root(text)
@@ -236,7 +252,7 @@ def _parse_yaml(text: str, max_chars: int, max_depth: int, max_values: int, reco
         issue = make("E_DOC_LIMIT", f"its aliases expand to more than {max_values:,} values; the document is not "
                      "analysed", span=(0, 0))
         return ParsedText(None, False, (issue,), (), YamlSourceMap(text, None), text)
-    problems.sort(key=lambda p: p.data["span"])
+    problems.sort(key=lambda p: p.span)
     ok = not any(p.code == "E_SYNTAX" for p in problems)
     return ParsedText(value, ok, tuple(problems), (), YamlSourceMap(text, span, ynode), text)
 
@@ -281,16 +297,16 @@ def _without_refused_lines(text: str, marks: tuple, max_depth: int, skips: tuple
             if shorter is None or root is not None:
                 problems = []
                 root = _read(current, max_depth, problems)
-            elif problems and "marks" in problems[0].data:  # the complaint, placed in the whole text
-                problems = [replace(problems[0], data={"marks": tuple(
-                    None if m is None else shorter.place(m) for m in problems[0].data["marks"])})]
+            elif problems and _marks(problems[0]) is not None:  # the complaint, placed in the whole text
+                problems = [replace(problems[0], facts=YamlSyntax(tuple(
+                    None if m is None else shorter.place(m) for m in _marks(problems[0]))))]
         except _TooDeep:
             break
         if root is not None:
             return root, current, tuple(sorted(cut))
-        if not problems or "marks" not in problems[0].data:
+        if not problems or _marks(problems[0]) is None:
             break
-        marks = problems[0].data["marks"]
+        marks = _marks(problems[0])
     return None, text, ()
 
 
@@ -374,7 +390,7 @@ def _complaint_without(text: str, cuts: tuple[Span, ...], max_depth: int) -> Iss
         root = _compose(shorter.text, max_depth, problems, about=text, place=shorter.place)
     except _TooDeep:
         return None
-    if root is not None or not problems or "marks" not in problems[0].data:
+    if root is not None or not problems or _marks(problems[0]) is None:
         return None
     return problems[0]
 
@@ -489,7 +505,7 @@ def _syntax_issue(text: str, e: MarkedYAMLError, place=None) -> Issue:
         elif "found character" in problem or "not allowed here" in problem or "but found" in problem:
             end = at + 1
     marks = (index(e.context_mark), index(e.problem_mark))
-    return make("E_SYNTAX", message, span=(at, end), marks=marks)
+    return make("E_SYNTAX", message, span=(at, end), facts=YamlSyntax(marks))
 
 
 class _Builder:

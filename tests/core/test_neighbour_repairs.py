@@ -11,6 +11,7 @@ from grooph_core.ide.neighbour_repairs import (Refused, add_status_edit, candida
                                            suggestion_of)
 from grooph_core.ide.neighbour_analysis import analyze_neighbour
 from grooph_core.ide.text_edits import apply_edits
+from grooph_core.issues import Named
 from tests.conftest import FIXTURES
 
 KINDS = {k.name: k for k in NEIGHBOURS}
@@ -36,7 +37,7 @@ def test_every_did_you_mean_gets_a_clean_change(kind, path):
             continue
         change = [f for f in fixes if f.issue is issue and f.title == f"Change to {hint}"]
         s, e = a.span(issue)
-        wrong = issue.data.get("name") or a.text[s:e].strip("\"'")
+        wrong = (issue.facts.name if isinstance(issue.facts, Named) else None) or a.text[s:e].strip("\"'")
         if (path.name, wrong) in WITHHELD:
             assert not change
             continue

@@ -117,15 +117,15 @@ def test_duplicated_key_is_a_syntax_error_at_the_later_copy():
     text = "a: 1\nb: 2\na: 3\n"
     p = parse_yaml(text)
     (issue,) = p.problems
-    assert issue.code == "E_SYNTAX" and issue.data["span"] == (10, 11)
-    assert issue.data["related_spans"][0][:2] == (0, 1)
+    assert issue.code == "E_SYNTAX" and issue.span == (10, 11)
+    assert issue.related_spans[0][:2] == (0, 1)
     assert p.value == {"a": 1, "b": 2}
 
 
 def test_several_documents_are_an_error_at_the_second():
     text = "a: 1\n---\nb: 2\n"
     (issue,) = parse_yaml(text).problems
-    assert issue.code == "E_SYNTAX" and text[slice(*issue.data["span"])] == "---"
+    assert issue.code == "E_SYNTAX" and text[slice(*issue.span)] == "---"
 
 
 def test_parser_complaint_at_its_mark():

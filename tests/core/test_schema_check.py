@@ -83,7 +83,7 @@ def test_missing_fields_come_first_in_declared_order_then_present_fields():
         "/version: expected integer, got string",
     ]
     issue = schema_issues(doc, "graph")[0]
-    assert issue.pointers == ("",) and issue.on_key is True and issue.data["field"] == "name"
+    assert issue.pointers == ("",) and issue.on_key is True and issue.facts.field == "name"
 
 
 def test_missing_field_points_at_the_object_lacking_it():
@@ -371,8 +371,8 @@ class TestMapMessages:
 
 def test_data_for_repairs():
     issue = schema_issues(graph(edges=[{"id": "e1", "from": "w", "to": "end", "isolation": "privte"}]), "graph")[0]
-    assert issue.data["problem"] == "enum" and issue.data["allowed"] == ["fresh", "shared"]
-    assert issue.data["path"] == "/edges/0/isolation"
+    assert issue.facts.problem == "enum" and issue.facts.allowed == ("fresh", "shared")
+    assert issue.facts.path == "/edges/0/isolation"
 
 
 def test_found_value_is_cut_to_one_readable_line():

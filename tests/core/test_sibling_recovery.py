@@ -11,7 +11,7 @@ from grooph_core.source.json_reader import parse
 
 def _read(text: str):
     parsed = parse(text)
-    return parsed.value, [(p.message, tuple(p.data["span"])) for p in parsed.problems if p.code == "E_SYNTAX"], \
+    return parsed.value, [(p.message, tuple(p.span)) for p in parsed.problems if p.code == "E_SYNTAX"], \
         list(parsed.broken)
 
 

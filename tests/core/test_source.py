@@ -37,7 +37,7 @@ def only_syntax(text: str):
     probs = syntax(parsed)
     assert len(probs) == 1, [p.message for p in probs]
     assert not parsed.ok
-    return parsed, probs[0], rng(text, probs[0].data["span"])
+    return parsed, probs[0], rng(text, probs[0].span)
 
 
 def pointers(v, base=""):
@@ -129,7 +129,7 @@ def test_nan_and_infinity_are_rejected_where_python_json_would_accept_them():
     assert msgs == ["NaN is not JSON", "-Infinity is not JSON"]
     assert parsed.value == [1, None, None, 3]  # indices after the bad items are stable
     assert parsed.broken == ("/1", "/2")
-    assert rng('[1, NaN, -Infinity, 3]', syntax(parsed)[0].data["span"]) == (0, 4, 0, 7)
+    assert rng('[1, NaN, -Infinity, 3]', syntax(parsed)[0].span) == (0, 4, 0, 7)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -207,7 +207,7 @@ def test_trailing_comma_in_array_and_object():
     parsed = parse(text)
     probs = syntax(parsed)
     assert [p.message.split(" (")[0] for p in probs] == ["trailing comma", "trailing comma"]
-    assert [rng(text, p.data["span"]) for p in probs] == [(0, 11, 0, 12), (0, 21, 0, 22)]
+    assert [rng(text, p.span) for p in probs] == [(0, 11, 0, 12), (0, 21, 0, 22)]
     assert parsed.value == {"a": [1, 2], "b": 3}
     assert parsed.broken == ()
 
@@ -222,7 +222,7 @@ def test_unclosed_object_at_the_end_of_the_text_names_the_line_it_started_on():
         "unclosed object started at line 1",
     ]
     # each where its closer belongs: right after the last content
-    assert {rng(text, p.data["span"]) for p in probs} == {(3, 19, 3, 19)}
+    assert {rng(text, p.span) for p in probs} == {(3, 19, 3, 19)}
     assert parsed.value == {"nodes": [{"id": "a", "kind": "stop"}]}
     assert set(parsed.broken) == {"", "/nodes", "/nodes/0"}
     # the cursor at the end is inside the unclosed node (completion)
@@ -234,7 +234,7 @@ def test_closer_of_the_wrong_kind_closes_the_inner_container_as_unclosed():
     parsed = parse(text)
     msgs = [p.message for p in syntax(parsed)]
     assert msgs[0] == "unclosed array started at line 1 (closed by '}' at line 1)"
-    assert rng(text, syntax(parsed)[0].data["span"]) == (0, 11, 0, 11)
+    assert rng(text, syntax(parsed)[0].span) == (0, 11, 0, 11)
     assert parsed.value["a"] == [1, 2]
 
 
@@ -286,7 +286,7 @@ def test_comments_are_reported_and_skipped():
     parsed = parse(text)
     probs = syntax(parsed)
     assert [p.message for p in probs] == ["comments are not allowed in JSON"] * 2
-    assert [rng(text, p.data["span"]) for p in probs] == [(1, 2, 1, 11), (2, 13, 2, 22)]
+    assert [rng(text, p.span) for p in probs] == [(1, 2, 1, 11), (2, 13, 2, 22)]
     assert parsed.value == {"id": "a", "name": "A"}
     assert parsed.broken == ()
 
@@ -304,7 +304,7 @@ def test_the_document_is_empty():
         parsed, prob, r = only_syntax(text)
         assert prob.message == "the document is empty"
         assert parsed.value is None
-        assert prob.data["span"] == (0, len(text))
+        assert prob.span == (0, len(text))
 
 
 def test_byte_order_mark():
@@ -367,13 +367,13 @@ def test_duplicate_keys_are_reported_on_both_copies():
     dups = [p for p in parsed.problems if p.code == "W_DUPLICATE_KEY"]
     assert len(dups) == 2
     first, second = dups
-    assert rng(text, first.data["span"]) == (1, 2, 1, 6)
-    assert rng(text, second.data["span"]) == (3, 2, 3, 6)
+    assert rng(text, first.span) == (1, 2, 1, 6)
+    assert rng(text, second.span) == (3, 2, 3, 6)
     assert "lost" in first.message and "line 4" in first.message
     assert "replaces" in second.message and "line 2" in second.message
     for issue, other in ((first, second), (second, first)):
         assert issue.pointers == ("/id",) and issue.on_key and issue.severity == "warning"
-        assert [r[:2] for r in issue.data["related_spans"]] == [other.data["span"]]
+        assert [r[:2] for r in issue.related_spans] == [other.span]
         assert issue.related == (("/id", 'other copy of key "id"'),)
     # the pointer names the copy whose value the parsed value holds
     assert text[slice(*parsed.source_map.value_span("/id"))] == '"b"'
@@ -415,7 +415,7 @@ def test_number_precision(literal, flagged):
     if flagged:
         assert len(warns) == 1
         assert warns[0].pointers == ("/threshold",)
-        assert rng(text, warns[0].data["span"]) == (0, 14, 0, 14 + len(literal))
+        assert rng(text, warns[0].span) == (0, 14, 0, 14 + len(literal))
         assert literal in warns[0].message
     else:
         assert warns == []
@@ -436,10 +436,10 @@ def test_number_precision_message_says_what_it_reads_as():
 def test_spans_after_emoji_and_cjk_are_in_utf16_units():
     text = '{"name": "😀设计", "id": tru}'
     parsed, prob, r = only_syntax(text)
-    assert prob.data["span"] == (22, 25)  # character offsets
+    assert prob.span == (22, 25)  # character offsets
     assert r == (0, 23, 0, 26)  # 😀 counts 2 UTF-16 units, 设 and 计 one each
-    assert LineIndex(text).range(*prob.data["span"], "utf-8") == (0, 29, 0, 32)  # 4 + 3 + 3 bytes
-    assert LineIndex(text).range(*prob.data["span"], "utf-32") == (0, 22, 0, 25)
+    assert LineIndex(text).range(*prob.span, "utf-8") == (0, 29, 0, 32)  # 4 + 3 + 3 bytes
+    assert LineIndex(text).range(*prob.span, "utf-32") == (0, 22, 0, 25)
 
 
 def test_spans_with_crlf_line_endings():
@@ -502,7 +502,7 @@ def test_deep_nesting_gives_one_doc_limit_quickly_without_recursion_error():
     assert time.perf_counter() - t < 2
     assert [p.code for p in parsed.problems] == ["E_DOC_LIMIT"]
     assert parsed.value is None and not parsed.ok
-    assert parsed.problems[0].data["span"] == (64, 65)  # the 65th bracket
+    assert parsed.problems[0].span == (64, 65)  # the 65th bracket
     assert parsed.source_map.value_span("") is None
     assert parsed.source_map.pointer_at(5) == ("", "value")
 
@@ -599,8 +599,8 @@ def test_random_edits_never_raise_and_every_span_lies_inside_the_text(text):
     parsed = parse(text)
     sm = parsed.source_map
     for p in parsed.problems:
-        assert _inside(text, p.data["span"])
-        for r in p.data.get("related_spans", ()):
+        assert _inside(text, p.span)
+        for r in p.related_spans:
             assert _inside(text, r[:2])
     for ptr in list(pointers(parsed.value))[:300] + list(parsed.broken):
         assert _inside(text, sm.value_span(ptr))
@@ -649,7 +649,7 @@ def test_a_flood_of_faults_is_listed_up_to_a_cap_and_counted():
     many = parse("{" + ",".join('"a":1' for _ in range(3000)) + "}")
     dups = [p for p in many.problems if p.code == "W_DUPLICATE_KEY"]
     assert len(dups) == 201 and dups[-1].message.startswith("2800 more duplicate-key warnings")
-    assert all(len(p.data.get("related_spans", ())) <= 10 for p in dups)
+    assert all(len(p.related_spans) <= 10 for p in dups)
 
 
 def test_line_numbers_in_messages_follow_crlf_and_cr_breaks():
@@ -688,7 +688,7 @@ def test_strict_mode_refuses_what_json_parse_refuses_in_the_editors_words(text, 
     got = strict_message(text)
     if message is None:
         first = next(p for p in parse(text).problems if p.code == "E_SYNTAX")
-        line, col = LineIndex(text).position(first.data["span"][0])
+        line, col = LineIndex(text).position(first.span[0])
         message = f"{first.message} (line {line + 1}, column {col + 1})"
     assert got == message
 

@@ -194,7 +194,7 @@ def test_a_new_file_is_calm():
         ("E_SYNTAX", "unclosed object started at line 1"),
         ("E_SCHEMA", '/: missing required properties "grooph", "id", "name", "version", "nodes", "edges", "loops"'),
     ]
-    assert a.issues[1].data["fields"] == ["grooph", "id", "name", "version", "nodes", "edges", "loops"]
+    assert a.issues[1].facts.fields == ("grooph", "id", "name", "version", "nodes", "edges", "loops")
     m = analyze("{}", name="new.grooph-map.json")
     assert [i.message for i in m.issues] == [
         '/: missing required properties "groophMap", "id", "name", "version", "lanes", "sessions", "handoffs"']

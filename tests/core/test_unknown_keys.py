@@ -45,8 +45,8 @@ def test_graph_md_7_example():
     assert issue.at == ("e1",)
     assert issue.pointers == ("/edges/0/lable",) and issue.on_key
     assert issue.message == '/edges/0/lable: unknown key "lable"; did you mean "label"? The key is kept but ignored'
-    assert issue.data["key"] == "lable" and issue.data["suggestion"] == "label"
-    assert issue.data["holder"] == "/edges/0" and issue.data["suggestion_present"] is False
+    assert issue.facts.key == "lable" and issue.facts.suggestion == "label"
+    assert issue.facts.holder == "/edges/0" and issue.facts.suggestion_present is False
 
 
 def test_map_md_10_10_example():
@@ -60,13 +60,13 @@ def test_map_md_10_10_example():
 def test_no_suggestion_when_nothing_is_close():
     (issue,) = unknown_key_issues(graph(colour="blue"), "graph")
     assert issue.message == '/colour: unknown key "colour"; the key is kept but ignored'
-    assert issue.data["suggestion"] is None
+    assert issue.facts.suggestion is None
 
 
 def test_suggestion_present_tells_a_rename_would_clash():
     doc = graph(edges=[{"id": "e1", "from": "w", "to": "end", "label": "a", "lable": "b"}])
     (issue,) = unknown_key_issues(doc, "graph")
-    assert issue.data["suggestion"] == "label" and issue.data["suggestion_present"] is True
+    assert issue.facts.suggestion == "label" and issue.facts.suggestion_present is True
 
 
 def test_fields_are_declared_per_node_kind():
@@ -160,4 +160,4 @@ def test_suggestions_come_from_the_holders_declared_fields_in_canonical_order():
     doc = tiny_shop()
     doc["lanes"][0]["acount"] = "x"
     doc["people"] = [{"id": "maya", "name": "Maya", "rol": "x"}]
-    assert [i.data["suggestion"] for i in unknown_key_issues(doc, "map")] == ["account", "role"]
+    assert [i.facts.suggestion for i in unknown_key_issues(doc, "map")] == ["account", "role"]

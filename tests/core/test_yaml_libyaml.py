@@ -37,7 +37,7 @@ def _tree(y):
 def _picture(parsed):
     sm = parsed.source_map
     return (_norm(parsed.value), type(parsed.value).__name__, parsed.ok, parsed.broken, parsed.text,
-            [(p.code, p.message, p.data) for p in parsed.problems], sm._root_span, _tree(sm._root))
+            [(p.code, p.message, p.span, p.related_spans, p.facts) for p in parsed.problems], sm._root_span, _tree(sm._root))
 
 
 def _reference(text, **kw):
@@ -236,4 +236,4 @@ def test_a_broken_large_workflow_is_not_read_whole_by_ruamel(monkeypatch):
     monkeypatch.undo()
     assert read and max(read) < len(broken) - at + 2_000  # what follows the complaint, and a status or two
     assert _picture(parsed) == _picture(_reference(broken))
-    assert parsed.problems[0].code == "E_SYNTAX" and parsed.problems[0].data["span"][0] > at
+    assert parsed.problems[0].code == "E_SYNTAX" and parsed.problems[0].span[0] > at

@@ -3,11 +3,49 @@ cycles, `subtask_of`, attempt ids. References to tasks resolve to the keys of `t
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Iterator
 
-from grooph_core.issues import Issue, make
+from grooph_core.issues import Facts, Issue, Named, make
 from grooph_core.rules.board.semantics import BoardDoc
 from grooph_core.source.text import did_you_mean
+
+
+@dataclass(frozen=True)
+class BoardTaskId(Facts):
+    """E_BOARD_TASK_ID: `key`, the task key."""
+
+    code = "E_BOARD_TASK_ID"
+    key: str
+
+
+@dataclass(frozen=True)
+class BoardDanglingDependency(Named):
+    """E_BOARD_DANGLING_DEPENDENCY: the `name` the issue is about."""
+
+    code = "E_BOARD_DANGLING_DEPENDENCY"
+
+
+@dataclass(frozen=True)
+class BoardDependencyCycle(Facts):
+    """E_BOARD_DEPENDENCY_CYCLE: `tasks`, the tasks of the cycle, in order."""
+
+    code = "E_BOARD_DEPENDENCY_CYCLE"
+    tasks: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class BoardDanglingSubtaskOf(Named):
+    """E_BOARD_DANGLING_SUBTASK_OF: the `name` the issue is about."""
+
+    code = "E_BOARD_DANGLING_SUBTASK_OF"
+
+
+@dataclass(frozen=True)
+class BoardDuplicateAttempt(Named):
+    """E_BOARD_DUPLICATE_ATTEMPT: the `name` the issue is about."""
+
+    code = "E_BOARD_DUPLICATE_ATTEMPT"
 
 
 def did_you_mean_hint(word: str, names) -> str:
@@ -21,7 +59,7 @@ def task_id_mismatch(doc: BoardDoc) -> Iterator[Issue]:
         tid = task.get("id")
         if type(tid) is str and tid != key:
             yield make("E_BOARD_TASK_ID", f'the task under the key "{key}" has the id "{tid}" (the tasks are by id)',
-                       (p + "/id",), (p + "/id",), related=((p, "its key"),), key=key)
+                       (p + "/id",), (p + "/id",), related=((p, "its key"),), facts=BoardTaskId(key))
 
 
 def dangling_dependencies(doc: BoardDoc) -> Iterator[Issue]:
@@ -33,7 +71,7 @@ def dangling_dependencies(doc: BoardDoc) -> Iterator[Issue]:
             if type(name) is str and name not in doc.tasks:
                 p = f"{d.pointer}/{end}"
                 yield make("E_BOARD_DANGLING_DEPENDENCY", f"the dependency's {end} names no task {name}"
-                           f"{did_you_mean_hint(name, doc.tasks)}", (p,), (p,), name=name)
+                           f"{did_you_mean_hint(name, doc.tasks)}", (p,), (p,), facts=BoardDanglingDependency(name))
 
 
 def dependency_cycles(doc: BoardDoc) -> Iterator[Issue]:
@@ -61,8 +99,7 @@ def dependency_cycles(doc: BoardDoc) -> Iterator[Issue]:
         text = " → ".join(order + [order[0]])
         yield make("E_BOARD_DEPENDENCY_CYCLE", f"the dependencies form a cycle {text}: no task on it can ever be "
                    "ready", (d.pointer,), (d.pointer,),
-                   related=tuple((e.pointer, "a dependency of the cycle") for e in inside if e is not d),
-                   tasks=order)
+                   related=tuple((e.pointer, "a dependency of the cycle") for e in inside if e is not d), facts=BoardDependencyCycle(tuple(order)))
 
 
 def _walk(first, inside) -> list[str]:
@@ -131,9 +168,9 @@ def dangling_subtask_of(doc: BoardDoc) -> Iterator[Issue]:
         where = (p + "/subtask_of",)
         if arc not in doc.tasks:
             yield make("E_BOARD_DANGLING_SUBTASK_OF", f"subtask_of names no task {arc}{did_you_mean_hint(arc, doc.tasks)}", where,
-                       where, name=arc)
+                       where, facts=BoardDanglingSubtaskOf(arc))
         elif arc == key:
-            yield make("E_BOARD_DANGLING_SUBTASK_OF", f"the task {key} is a subtask of itself", where, where, name=arc)
+            yield make("E_BOARD_DANGLING_SUBTASK_OF", f"the task {key} is a subtask of itself", where, where, facts=BoardDanglingSubtaskOf(arc))
         else:
             chain, cur = [key, arc], arc
             while cur in parent_of and parent_of[cur] not in chain and parent_of[cur] in doc.tasks:
@@ -141,7 +178,7 @@ def dangling_subtask_of(doc: BoardDoc) -> Iterator[Issue]:
                 chain.append(cur)
             if parent_of.get(cur) == key:
                 yield make("E_BOARD_DANGLING_SUBTASK_OF", "subtask_of leads back to the task: "
-                           + " → ".join(chain + [key]), where, where, name=arc)
+                           + " → ".join(chain + [key]), where, where, facts=BoardDanglingSubtaskOf(arc))
 
 
 def duplicate_attempts(doc: BoardDoc) -> Iterator[Issue]:
@@ -158,6 +195,6 @@ def duplicate_attempts(doc: BoardDoc) -> Iterator[Issue]:
             ap = f"{p}/attempts/{i}/id"
             if aid in first:
                 yield make("E_BOARD_DUPLICATE_ATTEMPT", f"the attempt id {aid} is used twice on the board",
-                           (ap,), (ap,), related=((first[aid], "the first use"),), name=aid)
+                           (ap,), (ap,), related=((first[aid], "the first use"),), facts=BoardDuplicateAttempt(aid))
             else:
                 first[aid] = ap

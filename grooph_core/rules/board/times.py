@@ -3,11 +3,20 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Iterator
 
-from grooph_core.issues import Issue, make
+from grooph_core.issues import Facts, Issue, make
 from grooph_core.rules.board.semantics import BoardDoc
 from grooph_core.rules.timestamps import parse_rfc3339
+
+@dataclass(frozen=True)
+class BoardTimestamp(Facts):
+    """W_BOARD_TIMESTAMP: the `problem`, "format" (not RFC 3339) or "order" (before its start)."""
+
+    code = "W_BOARD_TIMESTAMP"
+    problem: str
+
 
 _TASK = ("created_at", "started_at", "completed_at")
 _ATTEMPT = ("started_at", "ended_at")
@@ -41,10 +50,10 @@ def timestamp_issues(doc: BoardDoc) -> Iterator[Issue]:
         t = parse_rfc3339(v)
         if t is None:
             yield make("W_BOARD_TIMESTAMP", f'"{v}" is not an RFC 3339 timestamp (like 2025-01-31T09:30:00Z)',
-                       (p,), (p,), problem="format")
+                       (p,), (p,), facts=BoardTimestamp("format"))
             continue
         s = parse_rfc3339(start_v)
         if s is not None and t < s:
             field = p.rsplit("/", 1)[1]
             yield make("W_BOARD_TIMESTAMP", f"{field} {v} is before {start_p.rsplit('/', 1)[1]} {start_v}",
-                       (p,), (p,), related=((start_p, "the start"),), problem="order")
+                       (p,), (p,), related=((start_p, "the start"),), facts=BoardTimestamp("order"))

@@ -7,10 +7,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator
 
-from grooph_core.issues import Issue, make
+from grooph_core.issues import Issue, Named, make
 from grooph_core.model.episodes import episode_schema, optional_strings, record_schema
 from grooph_core.rules.timestamps import parse_rfc3339
+from grooph_core.rules.unknown_keys import UnknownKey
 from grooph_core.source.text import did_you_mean, pointer_join
+
+@dataclass(frozen=True)
+class EpisodesCurrentNotListed(Named):
+    """E_EPISODES_CURRENT_NOT_LISTED: the `name` the issue is about."""
+
+    code = "E_EPISODES_CURRENT_NOT_LISTED"
+
 
 _LIVE_HERE = ("current", "open")
 
@@ -52,7 +60,7 @@ def current_not_listed(doc: EpisodesDoc) -> Iterator[Issue]:
     if c not in ids:
         hint = did_you_mean(c, ids)
         yield make("E_EPISODES_CURRENT_NOT_LISTED", f"current names {c}, which is no row's session_id"
-                   + (f"; did you mean {hint}?" if hint else ""), ("/current",), ("/current",), name=c)
+                   + (f"; did you mean {hint}?" if hint else ""), ("/current",), ("/current",), facts=EpisodesCurrentNotListed(c))
 
 
 def standing(doc: EpisodesDoc) -> Iterator[Issue]:
@@ -179,16 +187,17 @@ def unknown_keys(doc: EpisodesDoc) -> Iterator[Issue]:
     row = list(episode_schema()["properties"])
     for key in doc.value:
         if key not in top:
-            yield _unknown("/", key, top, "the record")
+            yield _unknown("/", key, top, "the record", doc.value)
         elif key == "episodes":
             for i, r in doc.rows:
                 for k in r:
                     if k not in row:
-                        yield _unknown(_row(i) + "/", k, row, "an episode")
+                        yield _unknown(_row(i) + "/", k, row, "an episode", r)
 
 
-def _unknown(base: str, key: str, names: list[str], holder: str) -> Issue:
+def _unknown(base: str, key: str, names: list[str], holder: str, obj: dict) -> Issue:
     p = pointer_join(base.rstrip("/"), key)
     hint = did_you_mean(key, names)
     return make("W_UNKNOWN_KEY", f'{holder} has no key "{key}"; its readers ignore it'
-                + (f"; did you mean {hint}?" if hint else ""), (p,), (p,), on_key=True, suggestion=hint)
+                + (f"; did you mean {hint}?" if hint else ""), (p,), (p,), on_key=True,
+                facts=UnknownKey(key, hint, base.rstrip("/"), hint is not None and hint in obj))

@@ -4,16 +4,27 @@ schema's message made readable (which property, which type or word was expected)
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 
 from jsonschema import Draft202012Validator
 
-from grooph_core.issues import Issue, make
+from grooph_core.issues import Facts, Issue, make
 from grooph_core.model.episodes import episodes_schema
 from grooph_core.schema.check import found_json
 from grooph_core.source.text import did_you_mean, json_type, pointer_join
 
 CODE = "E_EPISODES_SCHEMA"
+
+
+@dataclass(frozen=True)
+class EpisodesSchemaProblem(Facts):
+    """E_EPISODES_SCHEMA: the schema keyword that failed (`problem`: "required" is "missing", else the
+    validator's name, e.g. "type", "enum") and, for a missing property, its `field`."""
+
+    code = CODE
+    problem: str
+    field: str | None = None
 
 
 @lru_cache(maxsize=1)
@@ -32,9 +43,9 @@ def schema_issues(value: object) -> list[Issue]:
         if e.validator == "required":
             missing = next((r for r in e.validator_value if type(e.instance) is dict and r not in e.instance), "")
             out.append(make(CODE, f'missing the required property "{missing}"', (pointer_join(p, missing),), (p,),
-                            on_key=True, problem="missing", field=missing))
+                            on_key=True, facts=EpisodesSchemaProblem("missing", missing)))
             continue
-        out.append(make(CODE, _readable(e, name), (p,), (p,), problem=e.validator))
+        out.append(make(CODE, _readable(e, name), (p,), (p,), facts=EpisodesSchemaProblem(e.validator)))
     return out
 
 

@@ -9,13 +9,56 @@ is not checked. Messages carry `check()`'s words, then our did-you-mean.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Callable, Iterator
 
-from grooph_core.issues import Issue, make
+from grooph_core.issues import Issue, Named, make
 from grooph_core.rules.workflow.semantics import WorkflowDoc, as_text, status_transitions, transition_list
 from grooph_core.source.text import did_you_mean, pointer_join
 
 Visit = Callable[[WorkflowDoc], Iterator[Issue]]
+
+
+@dataclass(frozen=True)
+class WfUnknownStatus(Named):
+    """E_WF_UNKNOWN_STATUS: the `name` the issue is about."""
+
+    code = "E_WF_UNKNOWN_STATUS"
+
+
+@dataclass(frozen=True)
+class WfUnknownSourceStatus(Named):
+    """E_WF_UNKNOWN_SOURCE_STATUS: the `name` the issue is about."""
+
+    code = "E_WF_UNKNOWN_SOURCE_STATUS"
+
+
+@dataclass(frozen=True)
+class WfNoInitialRunState(Named):
+    """E_WF_NO_INITIAL_RUN_STATE: the `name` the issue is about."""
+
+    code = "E_WF_NO_INITIAL_RUN_STATE"
+
+
+@dataclass(frozen=True)
+class WfUnknownRunState(Named):
+    """E_WF_UNKNOWN_RUN_STATE: the `name` the issue is about."""
+
+    code = "E_WF_UNKNOWN_RUN_STATE"
+
+
+@dataclass(frozen=True)
+class WfUnknownRole(Named):
+    """E_WF_UNKNOWN_ROLE: the `name` the issue is about."""
+
+    code = "E_WF_UNKNOWN_ROLE"
+
+
+@dataclass(frozen=True)
+class WfUnknownRunSpec(Named):
+    """E_WF_UNKNOWN_RUN_SPEC: the `name` the issue is about."""
+
+    code = "E_WF_UNKNOWN_RUN_SPEC"
 
 
 def suggestion(word: str, names) -> str:
@@ -40,8 +83,7 @@ def _targets(doc: WorkflowDoc, ts: object, base: str, prefix: str = "") -> Itera
         name = t.target
         if name is not None and not is_template(name) and name not in doc.statuses:
             p = t.pointer + "/target"
-            yield make("E_WF_UNKNOWN_STATUS", f"{prefix}no status {name}{suggestion(name, doc.statuses)}", (p,), (p,),
-                       name=name)
+            yield make("E_WF_UNKNOWN_STATUS", f"{prefix}no status {name}{suggestion(name, doc.statuses)}", (p,), (p,), facts=WfUnknownStatus(name))
 
 
 def initial_targets(doc: WorkflowDoc) -> Iterator[Issue]:
@@ -65,7 +107,7 @@ def verbs(doc: WorkflowDoc) -> Iterator[Issue]:
                 if name is not None and name not in doc.statuses:
                     p = f"{t.pointer}/from/{i}"
                     yield make("E_WF_UNKNOWN_SOURCE_STATUS", f"no source status {name}{suggestion(name, doc.statuses)}",
-                               (p,), (p,), name=name)
+                               (p,), (p,), facts=WfUnknownSourceStatus(name))
 
 
 def run_initial(doc: WorkflowDoc) -> Iterator[Issue]:
@@ -78,11 +120,11 @@ def run_initial(doc: WorkflowDoc) -> Iterator[Issue]:
         return
     if raw is None:
         yield make("E_WF_NO_INITIAL_RUN_STATE", 'no initial run state "" (run.initial is not given)',
-                   ("/run/initial",), ("/run",), on_key=True, name="")
+                   ("/run/initial",), ("/run",), on_key=True, facts=WfNoInitialRunState(""))
     else:
         yield make("E_WF_NO_INITIAL_RUN_STATE",
                    f"no initial run state {name}{suggestion(name, doc.run_states)}", ("/run/initial",),
-                   ("/run/initial",), name=name)
+                   ("/run/initial",), facts=WfNoInitialRunState(name))
 
 
 def run_outcomes(doc: WorkflowDoc) -> Iterator[Issue]:
@@ -109,7 +151,7 @@ def run_state_targets(doc: WorkflowDoc) -> Iterator[Issue]:
             if target is not None and not is_template(target) and target not in doc.run_states:
                 p = t.pointer + "/target"
                 yield make("E_WF_UNKNOWN_RUN_STATE", f"no run state {target}{suggestion(target, doc.run_states)}",
-                           (p,), (p,), name=target)
+                           (p,), (p,), facts=WfUnknownRunState(target))
 
 
 def run_roles(doc: WorkflowDoc) -> Iterator[Issue]:
@@ -120,8 +162,7 @@ def run_roles(doc: WorkflowDoc) -> Iterator[Issue]:
         role = as_text(spec.get("role")) if type(spec) is dict else None
         if role is not None and role not in doc.roles:
             p = pointer_join("/run/roles", name, "role")
-            yield make("E_WF_UNKNOWN_ROLE", f"run {name}: no role {role}{suggestion(role, doc.roles)}", (p,), (p,),
-                       name=role)
+            yield make("E_WF_UNKNOWN_ROLE", f"run {name}: no role {role}{suggestion(role, doc.roles)}", (p,), (p,), facts=WfUnknownRole(role))
 
 
 def workflow_on(doc: WorkflowDoc) -> Iterator[Issue]:
@@ -141,10 +182,10 @@ def statuses(doc: WorkflowDoc) -> Iterator[Issue]:
             p = base + "/run_role"
             if doc.run is None and doc.value.get("run") is None:
                 yield make("E_WF_UNKNOWN_RUN_SPEC", f"{name}: no run specification {spec} (the workflow has no run "
-                           "machine)", (p,), (p,), name=spec)
+                           "machine)", (p,), (p,), facts=WfUnknownRunSpec(spec))
             elif doc.run_roles is not None:
                 yield make("E_WF_UNKNOWN_RUN_SPEC",
-                           f"{name}: no run specification {spec}{suggestion(spec, doc.run_roles)}", (p,), (p,), name=spec)
+                           f"{name}: no run specification {spec}{suggestion(spec, doc.run_roles)}", (p,), (p,), facts=WfUnknownRunSpec(spec))
         on = s.get("on")
         for event, ts in _sorted(on if type(on) is dict else None):
             yield from _targets(doc, ts, pointer_join(base, "on", event), f"{name}: ")
@@ -155,7 +196,7 @@ def statuses(doc: WorkflowDoc) -> Iterator[Issue]:
         if role is not None and doc.roles is not None and role not in doc.roles:
             p = base + "/run/role"
             yield make("E_WF_UNKNOWN_ROLE", f"{name}: its run names no role {role}{suggestion(role, doc.roles)}",
-                       (p,), (p,), name=role)
+                       (p,), (p,), facts=WfUnknownRole(role))
 
 
 # `Workflow::check()`'s order (workflow.md §3.1 "Order").

@@ -6,16 +6,67 @@ is about every transition. Each rule yields in document order (the value's order
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 import re
 from typing import Iterator
 
-from grooph_core.issues import Issue, make
+from grooph_core.issues import Facts, Issue, Named, make
 from grooph_core.model.compiled import root_type
 from grooph_core.model.workflow import ENGINE_SENDERS, KANBAN_STATUSES
 from grooph_core.rules.serde_keys import unknown_key_issues
 from grooph_core.rules.workflow.check import is_template, suggestion
 from grooph_core.rules.workflow.semantics import WorkflowDoc, as_text
 from grooph_core.source.text import did_you_mean, pointer_join
+
+@dataclass(frozen=True)
+class WfResumeAsUnknown(Named):
+    """W_WF_RESUME_AS_UNKNOWN: the `name` the issue is about."""
+
+    code = "W_WF_RESUME_AS_UNKNOWN"
+
+
+@dataclass(frozen=True)
+class WfUnreachableStatus(Named):
+    """W_WF_UNREACHABLE_STATUS: the `name` the issue is about."""
+
+    code = "W_WF_UNREACHABLE_STATUS"
+
+
+@dataclass(frozen=True)
+class WfUnknownParam(Facts):
+    """W_WF_UNKNOWN_PARAM: `names`, the unknown parameter names."""
+
+    code = "W_WF_UNKNOWN_PARAM"
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class WfUnknownRecurringRole(Named):
+    """W_WF_UNKNOWN_RECURRING_ROLE: the `name` the issue is about."""
+
+    code = "W_WF_UNKNOWN_RECURRING_ROLE"
+
+
+@dataclass(frozen=True)
+class WfUnknownByRole(Named):
+    """W_WF_UNKNOWN_BY_ROLE: the `name` the issue is about."""
+
+    code = "W_WF_UNKNOWN_BY_ROLE"
+
+
+@dataclass(frozen=True)
+class WfStartUnhandled(Named):
+    """W_WF_START_UNHANDLED: the `name` the issue is about."""
+
+    code = "W_WF_START_UNHANDLED"
+
+
+@dataclass(frozen=True)
+class WfStoredAsUnknown(Named):
+    """W_WF_STORED_AS_UNKNOWN: the `name` the issue is about."""
+
+    code = "W_WF_STORED_AS_UNKNOWN"
+
 
 PARAM_USE = re.compile(r"params\.([A-Za-z_][A-Za-z0-9_]*)")
 
@@ -34,7 +85,7 @@ def resume_as_unknown(doc: WorkflowDoc) -> Iterator[Issue]:
         if target is not None and target not in doc.statuses:
             p = pointer_join("/statuses", name, "resume_as")
             yield make("W_WF_RESUME_AS_UNKNOWN", f"{name}: resume_as names no status {target} (resuming such a card "
-                       f"fails){suggestion(target, doc.statuses)}", (p,), (p,), name=target)
+                       f"fails){suggestion(target, doc.statuses)}", (p,), (p,), facts=WfResumeAsUnknown(target))
 
 
 def unreachable_statuses(doc: WorkflowDoc) -> Iterator[Issue]:
@@ -58,7 +109,7 @@ def unreachable_statuses(doc: WorkflowDoc) -> Iterator[Issue]:
         if name not in reached:
             p = pointer_join("/statuses", name)
             yield make("W_WF_UNREACHABLE_STATUS", f"no transition reaches the status {name}: no card transition "
-                       "targets it and no resume_as names it", (p,), (p,), on_key=True, name=name)
+                       "targets it and no resume_as names it", (p,), (p,), on_key=True, facts=WfUnreachableStatus(name))
 
 
 def unknown_params(doc: WorkflowDoc) -> Iterator[Issue]:
@@ -79,8 +130,7 @@ def unknown_params(doc: WorkflowDoc) -> Iterator[Issue]:
                 named = ", ".join(n + (f" (did you mean {h}?)" if (h := did_you_mean(n, list(doc.params))) else "")
                                   for n in unknown)
                 declared = ", ".join(doc.params) or "none"
-                yield make("W_WF_UNKNOWN_PARAM", f"no param {named}; params declares {declared}", (p,), (p,),
-                           names=unknown)
+                yield make("W_WF_UNKNOWN_PARAM", f"no param {named}; params declares {declared}", (p,), (p,), facts=WfUnknownParam(tuple(unknown)))
 
 
 def unknown_recurring_role(doc: WorkflowDoc) -> Iterator[Issue]:
@@ -91,7 +141,7 @@ def unknown_recurring_role(doc: WorkflowDoc) -> Iterator[Issue]:
     if name is not None and name not in doc.run_roles:
         p = "/run/recurring_role"
         yield make("W_WF_UNKNOWN_RECURRING_ROLE", f"no run specification {name}{suggestion(name, doc.run_roles)}",
-                   (p,), (p,), name=name)
+                   (p,), (p,), facts=WfUnknownRecurringRole(name))
 
 
 def unknown_by_roles(doc: WorkflowDoc) -> Iterator[Issue]:
@@ -109,7 +159,7 @@ def unknown_by_roles(doc: WorkflowDoc) -> Iterator[Issue]:
             if name is not None and name not in known:
                 p = f"{t.pointer}/by/{i}"
                 found.append(make("W_WF_UNKNOWN_BY_ROLE", f"by names no role {name} (the roles: "
-                                  f"{', '.join(known)}){suggestion(name, known)}", (p,), (p,), name=name))
+                                  f"{', '.join(known)}){suggestion(name, known)}", (p,), (p,), facts=WfUnknownByRole(name)))
     yield from found
 
 
@@ -130,7 +180,7 @@ def start_unhandled(doc: WorkflowDoc) -> Iterator[Issue]:
                     | set(doc.on) | set(doc.verbs))
     p = "/dispatch/start"
     yield make("W_WF_START_UNHANDLED", f"no status, workflow on or verb handles the start event {start}"
-               f"{suggestion(start, events)}: the dispatcher can start nothing", (p,), (p,), name=start)
+               f"{suggestion(start, events)}: the dispatcher can start nothing", (p,), (p,), facts=WfStartUnhandled(start))
 
 
 def stored_as_places(doc: WorkflowDoc) -> list[tuple[str, object]]:
@@ -155,4 +205,4 @@ def stored_as_unknown(doc: WorkflowDoc) -> Iterator[Issue]:
         word = as_text(v)
         if word is not None and word not in KANBAN_STATUSES:
             yield make("W_WF_STORED_AS_UNKNOWN", f"kanban.db holds no status {word} (it holds "
-                       f"{', '.join(KANBAN_STATUSES)}){suggestion(word, KANBAN_STATUSES)}", (p,), (p,), name=word)
+                       f"{', '.join(KANBAN_STATUSES)}){suggestion(word, KANBAN_STATUSES)}", (p,), (p,), facts=WfStoredAsUnknown(word))

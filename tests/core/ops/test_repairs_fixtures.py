@@ -58,7 +58,7 @@ def _specific(title: str, issue, doc) -> bool:
     if re.fullmatch(r"(?i)(quick )?fix( this| it| issue)?", title.strip()):
         return False
 
-    facts = {**issue.data, **(vars(issue.facts) if issue.facts is not None else {})}
+    facts = vars(issue.facts) if issue.facts is not None else {}
     words = list(issue.at) + [str(facts.get(k)) for k in ("key", "id", "handoff", "node", "loop", "edge")
                               if facts.get(k) is not None]
     if issue.pointers and isinstance(value_at(doc, issue.pointers[0]), str):

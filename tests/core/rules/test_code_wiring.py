@@ -1,10 +1,13 @@
 """One place per code (issue 14): each code's registry entry (`issues.CODES`), the one rule that raises
 it (its kind's `RULES`, in the spec's order), and its repair builder (`BUILDERS`) agree. A rule added
 without its entry or its registration line, or a builder keyed by a code no rule of its kind raises,
-fails here, and so does a builder reading facts its code's rule does not make."""
+fails here, and so does a builder reading facts its code's rule does not make, or a code of any kind
+(graph, map, workflow, board, episodes) that states facts on some issues and not others."""
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import types
 import typing
 
@@ -108,3 +111,80 @@ def test_an_issue_refuses_the_facts_of_another_code():
     assert make("E_PERSON_LEAD", "m", ["x"], ["/nodes/0/by"], facts=PersonLead("x")).facts == PersonLead("x")
     with pytest.raises(ValueError, match="PersonLead are the facts of E_PERSON_LEAD, not of E_SECOND_LEAD"):
         make("E_SECOND_LEAD", "m", ["x"], ["/nodes/0/role"], facts=PersonLead("x"))
+
+
+# --- every code's facts are typed (issue 14 item 2) ---------------------------------------------------
+
+NEIGHBOUR_SUFFIX = {"workflow": ".workflow.yaml", "board": ".board.json", "episodes": ".episodes.json"}
+NEIGHBOUR_FIXTURES = sorted((kind, p) for kind in NEIGHBOUR_SUFFIX
+                            for p in (FIXTURES / kind).rglob(f"*{NEIGHBOUR_SUFFIX[kind]}"))
+# Codes whose issues state facts only sometimes: the YAML parser's own complaint carries its marks
+# (`YamlSyntax`), the readers' other syntax problems (a second document, a JSON text) have none.
+FACTS_SOMETIMES = {"E_SYNTAX"}
+
+
+@functools.cache
+def _facts_classes() -> dict[str, set[type]]:
+    """Every concrete `Facts` class of the core (every module but `__main__` imported), by its code."""
+    import importlib
+    import pkgutil
+
+    import grooph_core
+
+    for m in pkgutil.walk_packages(grooph_core.__path__, "grooph_core."):
+        if not m.name.endswith("__main__"):
+            importlib.import_module(m.name)
+    out: dict[str, set[type]] = {}
+    todo = [Facts]
+    while todo:
+        cls = todo.pop()
+        todo.extend(cls.__subclasses__())
+        if cls.code:
+            out.setdefault(cls.code, set()).add(cls)
+    return out
+
+
+def test_every_facts_class_is_a_frozen_dataclass_of_a_registered_code():
+    classes = _facts_classes()
+    assert {"E_SCHEMA", "W_UNKNOWN_KEY", "E_WF_SCHEMA", "E_BOARD_SCHEMA", "E_EPISODES_SCHEMA",
+            "E_WF_UNKNOWN_STATUS", "W_BOARD_TIMESTAMP", "E_SYNTAX"} <= set(classes)
+    for code, found in classes.items():
+        assert code in CODES, code
+        for cls in found:
+            assert dataclasses.is_dataclass(cls) and cls.__dataclass_params__.frozen, cls
+
+
+def test_an_issue_has_no_untyped_data():
+    """The facts travel typed or not at all: `make` takes no free keys, and `Issue` has no dict for them."""
+    from grooph_core.issues import Issue, make
+
+    assert "data" not in {f.name for f in dataclasses.fields(Issue)}
+    with pytest.raises(TypeError):
+        make("W_UNKNOWN_KEY", "m", ["x"], ["/x"], key="x")
+
+
+@pytest.mark.parametrize("kind, path", NEIGHBOUR_FIXTURES, ids=lambda x: x if isinstance(x, str) else x.name)
+def test_each_neighbour_fixture_issue_carries_the_facts_of_its_code(kind, path):
+    """A code that states facts states them on every issue of it, of one of its own classes; the neighbour
+    pipeline and repairs (ide/neighbour_analysis.py, ide/neighbour_repairs.py) read only these."""
+    from grooph_core.ide.neighbour_analysis import analyze_neighbour
+    from grooph_core.source.kinds import NEIGHBOURS
+
+    classes = _facts_classes()
+    a = analyze_neighbour(path.read_text("utf-8"), {k.name: k for k in NEIGHBOURS}[kind])
+    for issue in a.issues:
+        assert issue.facts is None or issue.facts.code == issue.code, (issue.code, issue.facts)
+        if issue.code in classes and issue.code not in FACTS_SOMETIMES:
+            assert isinstance(issue.facts, tuple(classes[issue.code])), (issue.code, issue.facts)
+
+
+@pytest.mark.parametrize("path", INVALID, ids=lambda p: str(p.relative_to(FIXTURES)))
+def test_each_graph_and_map_fixture_issue_of_a_code_with_facts_carries_them(path):
+    doc = read_document(str(path))
+    issues = [doc.error] if doc.error is not None else validate_value(
+        doc.value, doc.kind, export=(sidecar(path) or {}).get("export", True),
+        resolver=file_graph_resolver(str(path)) if doc.kind == "map" else None)
+    classes = _facts_classes()
+    for issue in issues:
+        if issue.code in classes and issue.code not in FACTS_SOMETIMES:
+            assert isinstance(issue.facts, tuple(classes[issue.code])), (issue.code, issue.facts)
