@@ -511,13 +511,7 @@ def neighbour_table(results: list[dict], graphs: list[dict], clock: str = "cpu")
             str(srv.get("completion_items", "-")),
             "-" if mem is None else f"{mem / 1024:.0f} (+{(mem - srv['idle_hwm_kb']) / 1024:.0f})",
         ))
-    widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
-    lines = []
-    for n, row in enumerate(rows):
-        lines.append("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))))
-        if n == 0:
-            lines.append("  ".join("-" * w for w in widths))
-    return "\n".join(lines)
+    return _aligned(rows)
 
 
 NEIGHBOUR_LEGEND = """\
@@ -532,6 +526,17 @@ expected (items = how many it offered); mem = server peak VmHWM (+ growth over i
 
 
 # ---- the table -------------------------------------------------------------------------------------
+
+
+def _aligned(rows: list[tuple]) -> str:
+    """Rows as text columns: the first left-aligned, the rest right-aligned, a rule under the head."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = []
+    for n, row in enumerate(rows):
+        lines.append("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))))
+        if n == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)
 
 
 def _ms(x) -> str:
@@ -566,13 +571,7 @@ def table(results: list[dict], clock: str = "cpu") -> str:
             "-" if mem is None else f"{mem / 1024:.0f} (+{growth / 1024:.0f})",
             "-" if mem is None else f"{growth * 1024 / r['bytes']:.1f}",
         ))
-    widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
-    lines = []
-    for n, row in enumerate(rows):
-        lines.append("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))))
-        if n == 0:
-            lines.append("  ".join("-" * w for w in widths))
-    return "\n".join(lines)
+    return _aligned(rows)
 
 
 LEGEND = """\

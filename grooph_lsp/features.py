@@ -18,7 +18,6 @@ from grooph_core.ide import refactor
 from grooph_core.ide.formatting import format_edits
 from grooph_core.ide.navigation import document_symbols, folding_lines, place_symbols
 from grooph_core.ide.neighbour_completion import neighbour_complete_at
-from grooph_core.ide.neighbour_format import WORKFLOW_NOT_FORMATTED
 from grooph_core.ide.neighbour_hover import neighbour_hover_at
 from grooph_core.ide.neighbour_outline import neighbour_symbols
 from grooph_core.ide.refused import Refused
@@ -30,9 +29,6 @@ from grooph_lsp.errors import RequestRefused, check_request_version
 if TYPE_CHECKING:
     from grooph_lsp.server import GroophServer
 
-# The documents already told that a workflow is not formatted (once each: formatting on save would
-# otherwise say it at every save).
-_TOLD_UNFORMATTED: set[str] = set()
 
 async def _doc_and_offset(ls: "GroophServer", uri: str, pos: lsp.Position):
     """The document, the analysis of its version as the request came, and the offset of `pos` in it
@@ -91,10 +87,11 @@ async def formatting(ls: "GroophServer", params: lsp.DocumentFormattingParams) -
             return None
     result = await ls.off_loop(format_edits, analysis)
     if isinstance(result, Refused):
-        told = result.message == WORKFLOW_NOT_FORMATTED  # said once a document (formatting on save)
-        if not (told and params.text_document.uri in _TOLD_UNFORMATTED):
-            _TOLD_UNFORMATTED.update([params.text_document.uri] if told else [])
-            ls.window_show_message(convert.info(result.message) if told else convert.warning(result.message))
+        if not result.standing:
+            ls.window_show_message(convert.warning(result.message))
+        elif params.text_document.uri not in ls.told_standing:  # once a document (format on save)
+            ls.told_standing.add(params.text_document.uri)
+            ls.window_show_message(convert.info(result.message))
         return None
     return convert.to_lsp_edits(analysis.line_index, result, ls.encoding)
 

@@ -76,6 +76,7 @@ class GroophServer(LanguageServer):
                                    lambda: self.settings.debounce_ms)
         # Requests' own long work (formatting, code actions, rename …) runs here, beside the analyses.
         self.request_worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="grooph-requests")
+        self.told_standing: set[str] = set()  # documents already told a standing refusal (`Refused.standing`)
         # The workspace: files not open, links between maps and graphs (workspace.py); a map's graphs
         # are looked up in it, open texts winning over files.
         self.ws = Workspace(self)

@@ -248,7 +248,7 @@ def record_text(value: Any, kind: str, text: str) -> str:
 def neighbour_format_edits(analysis) -> list[TextEdit] | Refused:
     """Edits turning a board or an episode record into its written form, or why it is left as it is."""
     if analysis.neighbour.syntax == "yaml":
-        return Refused(WORKFLOW_NOT_FORMATTED)
+        return Refused(WORKFLOW_NOT_FORMATTED, standing=True)
     if analysis.kind not in PLACES:
         return Refused(f"A {analysis.kind} document is not formatted. Nothing was changed.")
     limit = next((p for p in analysis.parsed.problems if p.code == "E_DOC_LIMIT"), None)

@@ -9,9 +9,12 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Refused:
-    """A request that cannot be honoured, with the message the user sees."""
+    """A request that cannot be honoured, with the message the user sees. `standing`: the answer holds for
+    the document whatever its text (a workflow is never formatted), so an editor says it once, not at
+    every format on save."""
 
     message: str
+    standing: bool = False
 
 
 def unreadable(analysis) -> Refused | None:

@@ -93,7 +93,7 @@ def test_crlf_documents_keep_crlf():
 
 
 def test_what_is_not_formatted_and_why():
-    assert _format(WORKFLOW, "workflow") == Refused(WORKFLOW_NOT_FORMATTED)
+    assert _format(WORKFLOW, "workflow") == Refused(WORKFLOW_NOT_FORMATTED, standing=True)
     assert "comments" in WORKFLOW_NOT_FORMATTED and "Nothing was changed" in WORKFLOW_NOT_FORMATTED
     broken = _format('{"slug": "s",\n "root": }', "board")
     assert isinstance(broken, Refused) and broken.message.startswith("Not formatted: the text is not valid JSON (line 2")
