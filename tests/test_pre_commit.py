@@ -199,3 +199,22 @@ def test_a_config_passes_args_through_and_write_rewrites_and_fails(base, hook_re
     assert done.returncode == 0, done.stdout + done.stderr
     assert {k: v[0] for k, v in _hook_blocks(done.stdout).items()} == {"grooph validate": "Passed",
                                                                       "grooph fmt": "Skipped"}
+
+
+def test_readme_snippets_name_what_the_hooks_file_and_the_action_declare():
+    """README's "In your repository" snippets are copy-pasteable: valid YAML naming these hook ids and
+    this action's inputs and outputs."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## In your repository", 1)[1].split("\n## ", 1)[0]
+    blocks = [yaml.safe_load(b) for b in re.findall(r"```yaml\n(.*?)```", section, re.S)]
+    config, workflow = blocks
+    (repo,) = config["repos"]
+    assert {h["id"] for h in repo["hooks"]} == set(hooks())
+    action = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
+    steps = workflow["jobs"]["grooph"]["steps"]
+    ours = next(s for s in steps if s.get("uses", "").startswith("OWNER/grooph-lsp@"))
+    assert set(ours["with"]) <= set(action["inputs"]) and ours["with"]["format"] in ("github", "sarif")
+    upload = next(s for s in steps if s.get("uses", "").startswith("github/codeql-action/upload-sarif"))
+    assert upload["with"]["sarif_file"] == "${{ steps.%s.outputs.sarif-file }}" % ours["id"]
+    assert "sarif-file" in action["outputs"]
+    assert "grooph validate --changed" in section and "--files-from -" in section
