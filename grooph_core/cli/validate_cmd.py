@@ -54,8 +54,10 @@ Flags:
                              (origin/HEAD, else main or master). Also --changed=<rev>.
   --files-from <file|->      instead of naming files: the paths listed in <file> (- reads stdin), one a
                              line or NUL-separated, as pre-commit, `git diff --name-only` or `find
-                             -print0` give them; a listed folder is walked; a listed path that no longer
-                             exists is skipped, and said so on stderr
+                             -print0` give them, relative to the current folder (git diff gives them
+                             relative to the repository's top: run it there, or add --relative); a
+                             listed folder is walked; a listed path that no longer exists is skipped,
+                             and said so on stderr
 
 With --changed or --files-from, only the file names a folder walk looks for are checked (a list of every
 changed file can be given as it is), the output is what naming those files prints (--json: always a
