@@ -21,9 +21,9 @@ import pytest
 import yaml
 
 from tests.conftest import FIXTURES, ROOT
+from tests.repos import copy_sources
 
 ACTION = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
-SOURCES = ("pyproject.toml", "README.md", "action.yml", "grooph_core", "grooph_lsp")
 BROKEN = FIXTURES / "invalid" / "E_DANGLING_REF" / "spec-example.grooph.json"
 VALID = FIXTURES / "valid" / "review-loop.grooph.json"
 WORKFLOW = FIXTURES / "workflow" / "valid" / "spec-example.workflow.yaml"
@@ -89,14 +89,7 @@ class Runner:
 @pytest.fixture(scope="module")
 def action_path(tmp_path_factory) -> Path:
     """The action's checkout as the runner downloads it: what the package is built from and action.yml."""
-    path = tmp_path_factory.mktemp("action") / "grooph-lsp"
-    path.mkdir()
-    for name in SOURCES:
-        if (ROOT / name).is_dir():
-            shutil.copytree(ROOT / name, path / name, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copyfile(ROOT / name, path / name)
-    return path
+    return copy_sources(tmp_path_factory.mktemp("action") / "grooph-lsp", "action.yml")
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,6 @@ code whatever is committed here."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -24,9 +23,9 @@ import yaml
 from grooph_core.schema.canonical import canonical_text
 from grooph_core.source.kinds import DOC_SUFFIXES, GRAPH_SUFFIX, MAP_SUFFIX, NEIGHBOURS
 from tests.conftest import FIXTURES, ROOT
+from tests.repos import copy_sources, git, git_env
 
 HOOKS_FILE = ROOT / ".pre-commit-hooks.yaml"
-SOURCES = ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml", "grooph_core", "grooph_lsp")
 BROKEN = FIXTURES / "invalid" / "E_DANGLING_REF" / "spec-example.grooph.json"
 VALID = FIXTURES / "valid" / "review-loop.grooph.json"
 MAP = FIXTURES / "maps" / "valid" / "tiny-shop.grooph-map.json"
@@ -65,25 +64,15 @@ def test_the_hooks_select_exactly_the_files_each_command_reads():
 # the real pre-commit
 
 
-def _git_env(base: Path) -> dict:
-    """git with an identity of its own and no user or system configuration; pre-commit's store and temp
-    folders under `base`."""
-    return dict(os.environ, GIT_CONFIG_GLOBAL=os.devnull, GIT_CONFIG_NOSYSTEM="1",
-                GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.org",
-                GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.org",
-                PRE_COMMIT_HOME=str(base / "pre-commit-home"), TMPDIR=str(base / "tmp"),
-                PRE_COMMIT_COLOR="never", NO_COLOR="1")
+def _env(base: Path) -> dict:
+    """git's test environment, and pre-commit's store and temp folders under `base`."""
+    return git_env(PRE_COMMIT_HOME=str(base / "pre-commit-home"), TMPDIR=str(base / "tmp"),
+                   PRE_COMMIT_COLOR="never", NO_COLOR="1")
 
 
 def _run(args: list, cwd: Path, env: dict) -> subprocess.CompletedProcess:
     return subprocess.run([str(a) for a in args], cwd=cwd, env=env, capture_output=True, text=True, timeout=900,
                           stdin=subprocess.DEVNULL)
-
-
-def _git(cwd: Path, env: dict, *args: str) -> str:
-    done = _run(["git", *args], cwd, env)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
 
 
 @pytest.fixture(scope="module")
@@ -96,32 +85,24 @@ def base(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def hook_repo(base: Path) -> tuple[Path, str]:
     """A git repository holding what the package is built from and the hooks file, one commit: (path, sha)."""
-    repo = base / "hook-repo"
-    repo.mkdir()
-    for name in SOURCES:
-        if (ROOT / name).is_dir():
-            shutil.copytree(ROOT / name, repo / name, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copyfile(ROOT / name, repo / name)
-    env = _git_env(base)
-    _git(repo, env, "init", "-q")
-    _git(repo, env, "add", "-A")
-    _git(repo, env, "commit", "-q", "-m", "snapshot")
-    return repo, _git(repo, env, "rev-parse", "HEAD").strip()
+    repo = copy_sources(base / "hook-repo", ".pre-commit-hooks.yaml")
+    git(repo, "init", "-q")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "snapshot")
+    return repo, git(repo, "rev-parse", "HEAD").strip()
 
 
 def _user_repo(base: Path, name: str) -> Path:
     """A user's repository with, staged: a broken graph, a non-canonical map, a valid workflow and a README."""
     repo = base / name
     (repo / "graphs").mkdir(parents=True)
-    env = _git_env(base)
-    _git(repo, env, "init", "-q")
+    git(repo, "init", "-q")
     shutil.copy(BROKEN, repo / "graphs" / "broken graph.grooph.json")
     compact = json.dumps(json.loads(MAP.read_text(encoding="utf-8")), ensure_ascii=False)
     (repo / "studio.grooph-map.json").write_text(compact + "\n", encoding="utf-8")
     shutil.copy(WORKFLOW, repo / "board.workflow.yaml")
     (repo / "README.md").write_text("# notes\n", encoding="utf-8")
-    _git(repo, env, "add", "-A")
+    git(repo, "add", "-A")
     return repo
 
 
@@ -141,7 +122,7 @@ def _hook_blocks(output: str) -> dict[str, tuple[str, str]]:
 
 def test_try_repo_runs_both_hooks_on_the_staged_files(base, hook_repo):
     repo = _user_repo(base, "try-repo-user")
-    env = _git_env(base)
+    env = _env(base)
     done = _run([sys.executable, "-m", "pre_commit", "try-repo", hook_repo[0], "--color", "never"], repo, env)
     blocks = _hook_blocks(done.stdout)
     assert done.returncode == 1, done.stdout + done.stderr
@@ -164,7 +145,7 @@ def test_try_repo_runs_both_hooks_on_the_staged_files(base, hook_repo):
 
 def test_a_config_passes_args_through_and_write_rewrites_and_fails(base, hook_repo):
     repo = _user_repo(base, "config-user")
-    env = _git_env(base)
+    env = _env(base)
     path, sha = hook_repo
     config = {"repos": [{"repo": str(path), "rev": sha, "hooks": [
         {"id": "grooph-validate", "args": ["--format", "github"]},
@@ -188,7 +169,7 @@ def test_a_config_passes_args_through_and_write_rewrites_and_fails(base, hook_re
 
     # the rewrite staged and the graph mended: both hooks pass; the workflow never troubled fmt
     shutil.copy(VALID, repo / "graphs" / "broken graph.grooph.json")
-    _git(repo, env, "add", "-A")
+    git(repo, "add", "-A")
     done = _run(precommit, repo, env)
     assert done.returncode == 0, done.stdout + done.stderr
     assert {k: v[0] for k, v in _hook_blocks(done.stdout).items()} == {"grooph validate": "Passed",

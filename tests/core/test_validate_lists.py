@@ -16,6 +16,7 @@ import pytest
 
 from grooph_core.cli import main
 from tests.conftest import FIXTURES
+from tests.repos import git
 
 VALID = FIXTURES / "valid" / "review-loop.grooph.json"
 OTHER_VALID = FIXTURES / "valid" / "plan-with-gate-before-publish.grooph.json"
@@ -23,14 +24,6 @@ BROKEN = FIXTURES / "invalid" / "E_DANGLING_REF" / "spec-example.grooph.json"
 WORKFLOW = FIXTURES / "workflow" / "valid" / "spec-example.workflow.yaml"
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="--changed needs git, which is not on PATH")
-
-
-def git(repo: Path, *args: str) -> str:
-    """git in `repo`, with an identity of its own and no user or system configuration read."""
-    env = dict(os.environ, GIT_CONFIG_GLOBAL=os.devnull, GIT_CONFIG_NOSYSTEM="1",
-               GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.org",
-               GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.org")
-    return subprocess.run(["git", *args], cwd=repo, env=env, check=True, capture_output=True, text=True).stdout
 
 
 @pytest.fixture
