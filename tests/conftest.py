@@ -7,10 +7,19 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from tests import home_guard
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# The property tests (Hypothesis) run the same examples on every run, in CI and on a landing alike:
+# derandomized (each test's seed comes from the test itself), no example database, no deadline (speed is
+# measured with bench/). `HYPOTHESIS_PROFILE=explore` draws new examples each run instead, keeps what
+# fails in .hypothesis/ and prints the blob that replays it; a find becomes an `@example` (issue 25).
+settings.register_profile("pinned", derandomize=True, database=None, deadline=None, print_blob=True)
+settings.register_profile("explore", deadline=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or "pinned")
 FIXTURES = ROOT / "fixtures"
 DOC_SUFFIXES = (".grooph.json", ".grooph-map.json")
 
