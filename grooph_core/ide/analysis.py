@@ -228,9 +228,11 @@ def analyze(text: str, *, name: str | None = None, export: bool = False, resolve
     broken = set(parsed.broken)
     # In broken text, structural findings inside a cut region are echoes of the syntax error; in a
     # text cut short, a field an object it ends inside lacks may still follow.
-    cut = broken - {""}
+    # A list the text ends inside keeps its items before the cut (the cut one is listed itself).
+    cut_lists = {p for p in parsed.open_at_end if isinstance(value_at(value, p), list)}
+    cut = broken - {""} - cut_lists
     schema = [i for i in schema if not _echoes_a_cut(i, broken, cut) and not may_follow(i, parsed)]
-    rules, pruned = _tolerant_rules(value, kind, schema, broken, parsed.open_at_end, export=export,
+    rules, pruned = _tolerant_rules(value, kind, schema, broken - cut_lists, parsed.open_at_end, export=export,
                                     resolver=resolver)
     return Analysis(text, kind, parsed, tuple(problems + one_per_object(schema) + rules), tuple(pruned))
 
@@ -321,9 +323,7 @@ def _tolerant_rules(value: object, kind: Kind, schema: list[Issue], broken: set[
     bad_fields: set[str] = set()
     # The root is "cut" whenever its closing brace is missing; that alone spoils none of its
     # members (a cut member is listed on its own), so only a structural finding at the root stops.
-    # A list the text ends inside keeps its items before the cut (the cut one is listed itself).
-    cut_lists = {p for p in open_at_end if p[1:] in bad_items}
-    for p in [i.pointers[0] for i in schema if i.pointers] + sorted(b for b in broken if b and b not in cut_lists):
+    for p in [i.pointers[0] for i in schema if i.pointers] + sorted(b for b in broken if b):
         segs = pointer_split(p)
         if not segs:
             return [], []  # the root itself is unusable

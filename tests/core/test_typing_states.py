@@ -210,3 +210,93 @@ def test_one_issue_per_object_missing_fields():
     assert [(i.pointers[0], i.message) for i in a.issues if i.code == "E_SCHEMA"] == [
         ("/nodes/0", '/nodes/0: missing required properties "name", "role", "brief", "outputs"'),
     ]
+
+
+# ---- a text cut short (issue 21 item 3): the end of the text inside an unclosed container ------------
+# What may still follow below the cut is not missing yet; the complete items before it are still checked.
+
+# The graph base with its real fault in the first edge instead (E_DANGLING_REF at /edges/0/to).
+FIRST_EDGE_FAULT = GRAPH_TEXT.replace('"from": "plan",\n      "to": "build"', '"from": "plan",\n      "to": "testz"', 1)
+
+
+def _cut_after(text: str, anchor: str, extra: int = 0) -> str:
+    """The text up to the end of `anchor` (its first occurrence) and `extra` characters more."""
+    return text[: text.index(anchor) + len(anchor) + extra]
+
+
+def _edges_at(text: str) -> int:
+    return text.index('"edges": [')
+
+
+GRAPH_CUTS = {
+    # (the cut text, the findings beside the syntax errors)
+    "inside the edges, after an edge": lambda: (
+        FIRST_EDGE_FAULT[: FIRST_EDGE_FAULT.index("},", _edges_at(FIRST_EDGE_FAULT)) + 2],
+        [("E_DANGLING_REF", "/edges/0/to")]),
+    "inside the edges, inside an edge's key": lambda: (
+        _cut_after(FIRST_EDGE_FAULT, '"id": "build-tests",\n      "fr'), [("E_DANGLING_REF", "/edges/0/to")]),
+    "inside the edges, inside a string": lambda: (
+        _cut_after(FIRST_EDGE_FAULT, '"id": "build-tests",\n      "from": "bui'), [("E_DANGLING_REF", "/edges/0/to")]),
+    "inside the edges, inside an edge's evidence list": lambda: (
+        _cut_after(FIRST_EDGE_FAULT, '"evidence": [\n        "the failing'), [("E_DANGLING_REF", "/edges/0/to")]),
+    "inside a node": lambda: (_cut_after(GRAPH, '"id": "review",\n      "kind": "agent",\n      "na'), []),
+    "inside the nodes, between two nodes": lambda: (GRAPH[: _node_close(GRAPH, '"id": "tests"') + 2], []),
+}
+
+
+@pytest.mark.parametrize("state", list(GRAPH_CUTS))
+def test_a_graph_cut_short_misses_nothing_that_may_follow_and_checks_what_is_complete(state):
+    text, expected = GRAPH_CUTS[state]()
+    a = analyze(text, name="g.grooph.json")
+    syntax = [i for i in a.issues if i.code == "E_SYNTAX"]
+    assert syntax and syntax[-1].message == "unclosed object started at line 1"
+    assert [(i.code, i.pointers[0]) for i in a.issues if i.code != "E_SYNTAX"] == expected
+    if expected:
+        assert 'unknown node "testz"' in next(i.message for i in a.issues if i.code == "E_DANGLING_REF")
+
+
+def test_the_reference_the_issue_names_is_reported_and_loops_are_not_missing():
+    """Issue 21: a paste that ends inside "edges" got `/loops: missing required property "loops"` and lost
+    the E_DANGLING_REF on "testz" in the complete first edge."""
+    text = FIRST_EDGE_FAULT[: FIRST_EDGE_FAULT.index("{", FIRST_EDGE_FAULT.index("},", _edges_at(FIRST_EDGE_FAULT))) + 30]
+    a = analyze(text, name="g.grooph.json")
+    assert not [i for i in a.issues if i.code == "E_SCHEMA"]
+    assert [i.pointers[0] for i in a.issues if i.code == "E_DANGLING_REF"] == ["/edges/0/to"]
+    # the command line still reads the text strictly: not JSON
+    strict = analyze(text, name="g.grooph.json", tolerant=False)
+    assert [i.code for i in strict.issues] == ["E_SCHEMA"] and "not valid JSON" in strict.issues[0].message
+
+
+def test_a_closed_object_still_misses_its_fields_and_a_root_cut_short_misses_none():
+    """Only an object the text ends inside may still get its fields: a node closed without its name is
+    reported while the text is cut after it; the root, still open, lacks "edges" and "loops" silently."""
+    text = _cut_after(GRAPH, '"nodes": [\n') + '    {"id": "a", "kind": "stop"},\n    {"id": "b", "ki'
+    a = analyze(text, name="g.grooph.json")
+    assert [(i.code, i.pointers[0], i.message) for i in a.issues if i.code != "E_SYNTAX"] == [
+        ("E_SCHEMA", "/nodes/0", '/nodes/0/name: missing required property "name"')]
+
+
+def test_a_reference_to_a_list_still_open_waits_for_its_items():
+    """Edges written before the nodes, the text cut inside the nodes: the node an edge names may still
+    come; an edge list closed before the cut names nothing that may follow in it."""
+    head = '{"grooph": 0, "id": "g", "name": "G", "version": 1,\n'
+    edges = ' "edges": [{"id": "e", "from": "a", "to": "later"}],\n'
+    cut = head + edges + ' "nodes": [{"id": "a", "kind": "stop", "name": "A"},\n  {"id": "la'
+    assert [i.code for i in analyze(cut, name="g.grooph.json").issues if i.code != "E_SYNTAX"] == []
+    nodes_first = head + ' "nodes": [{"id": "a", "kind": "stop", "name": "A"}],\n' + edges.rstrip(",\n") + ',\n "loo'
+    found = analyze(nodes_first, name="g.grooph.json").issues
+    assert [(i.code, i.pointers[0]) for i in found if i.code != "E_SYNTAX"] == [("E_DANGLING_REF", "/edges/0/to")]
+
+
+def test_a_map_cut_inside_its_handoffs_keeps_the_complete_handoffs_fault():
+    """A handoff's end names a session or a person: with the people written (closed) before the cut,
+    "nobody" names nothing; with no people yet, the people may still follow the handoffs."""
+    end = MAP.index("\n    }", MAP.index('"id": "h-lost"')) + 6
+    text = MAP[:end] + ',\n    {\n      "id": "h-next",\n      "from": "cod'
+    with_people = text.replace('  "sessions": [', '  "people": [],\n  "sessions": [', 1)
+    a = analyze(with_people, name="m.grooph-map.json")
+    assert [(i.code, i.pointers[0]) for i in a.issues if i.code != "E_SYNTAX"] == [("E_DANGLING_REF", "/handoffs/2/to")]
+    assert [i.code for i in analyze(text, name="m.grooph-map.json").issues if i.code != "E_SYNTAX"] == []
+    inside = MAP[: MAP.index('"kind": "session-message"', MAP.index('"id": "h-lost"'))]
+    b = analyze(inside, name="m.grooph-map.json")
+    assert [i.code for i in b.issues if i.code != "E_SYNTAX"] == []  # the handoff being written is in doubt
