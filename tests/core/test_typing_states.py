@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 
 from grooph_core.ide.analysis import analyze
+from grooph_core.ide.neighbour_analysis import analyze_neighbour
+from grooph_core.source.kinds import NEIGHBOURS
 
 FIXTURES = Path(__file__).parents[2] / "fixtures"
 GRAPH_TEXT = (FIXTURES / "valid" / "review-loop.grooph.json").read_text(encoding="utf-8")
@@ -300,3 +302,90 @@ def test_a_map_cut_inside_its_handoffs_keeps_the_complete_handoffs_fault():
     inside = MAP[: MAP.index('"kind": "session-message"', MAP.index('"id": "h-lost"'))]
     b = analyze(inside, name="m.grooph-map.json")
     assert [i.code for i in b.issues if i.code != "E_SYNTAX"] == []  # the handoff being written is in doubt
+
+
+# ---- a workflow as you type (issue 21 item 3): one broken entry of a block mapping stays that entry's ----
+
+WORKFLOW_TEXT = (FIXTURES / "workflow" / "valid" / "spec-example.workflow.yaml").read_text(encoding="utf-8")
+# The real fault: the initial transition's target misspelt (E_WF_UNKNOWN_STATUS at /initial/0/target).
+WORKFLOW = WORKFLOW_TEXT.replace("initial:\n  - target: ready\n", "initial:\n  - target: redy\n", 1)
+WORKFLOW_KIND = next(k for k in NEIGHBOURS if k.name == "workflow")
+
+YAML_SLIPS = {
+    "a tab indenting a status key": ("  review:\n", "\treview:\n"),
+    "a tab indenting a field of a status": ("    stored_as: running\n", "\tstored_as: running\n"),
+    "a tab after a status's spaces": ("    stored_as: running\n", "  \tstored_as: running\n"),
+    "a status key dedented by a column": ("  review:\n", " review:\n"),
+    "a status key indented by a column": ("  review:\n", "   review:\n"),
+    "a field of a status dedented by a column": ("    stored_as: running\n", "   stored_as: running\n"),
+    "a half-typed status key": ("  blocked: {stored_as: blocked}\n", "  bloc\n  blocked: {stored_as: blocked}\n"),
+    "a half-typed key inside a status": ("    stored_as: running\n", "    stored_as: running\n    ru\n"),
+    "an open flow mapping": ("run: {role: implementer, session: implementer}", "run: {role: implementer, session: impl"),
+    "an open flow sequence": ("approve: [{by: [reviewer], target: done}]", "approve: [{by: [reviewer], target: done}"),
+    "an open flow mapping as a status": ("  blocked: {stored_as: blocked}", "  blocked: {stored_as: blocked"),
+}
+
+
+def _workflow_findings(text: str):
+    a = analyze_neighbour(text, WORKFLOW_KIND)
+    return a, [(i.code, i.pointers[0] if i.pointers else None) for i in a.issues]
+
+
+def test_the_workflow_base_has_only_its_real_fault():
+    assert _workflow_findings(WORKFLOW)[1] == [("E_WF_UNKNOWN_STATUS", "/initial/0/target")]
+
+
+@pytest.mark.parametrize("slip", list(YAML_SLIPS))
+def test_a_yaml_slip_in_one_status_hides_no_fault_elsewhere(slip):
+    old, new = YAML_SLIPS[slip]
+    assert old in WORKFLOW
+    a, found = _workflow_findings(WORKFLOW.replace(old, new, 1))
+    assert found == [("E_SYNTAX", None), ("E_WF_UNKNOWN_STATUS", "/initial/0/target")]
+    # the sibling statuses are still read (so nothing is said about the transitions that name them)
+    assert {"ready", "building", "done"} <= set(a.value["statuses"])
+
+
+@pytest.mark.parametrize("slip", ["a tab indenting a status key", "a status key dedented by a column"])
+def test_the_status_a_slip_breaks_is_left_out_with_its_block_and_no_more(slip):
+    old, new = YAML_SLIPS[slip]
+    a, _ = _workflow_findings(WORKFLOW.replace(old, new, 1))
+    statuses = a.value["statuses"]
+    assert list(statuses) == ["ready", "building", "blocked", "done"]
+    assert statuses["building"] == {  # the status above keeps what it had, and gains nothing of review's
+        "stored_as": "running", "run": {"role": "implementer", "session": "implementer"},
+        "on": {"handed_off": [{"target": "review"}],
+               "failed": [{"guard": "card.failures < params.failure_limit", "target": "ready"}, {"target": "blocked"}]}}
+
+
+WORKFLOW_CUTS = {
+    "after its statuses": lambda: WORKFLOW_TEXT[: WORKFLOW_TEXT.index("dispatch:")],
+    "inside a status's block, mid-line": lambda: WORKFLOW_TEXT[: WORKFLOW_TEXT.index("  blocked:") + 5],
+    "inside a status's block, mid-key": lambda: WORKFLOW_TEXT[: WORKFLOW_TEXT.index("    exit:") + 6],
+    "inside the dispatch block": lambda: WORKFLOW_TEXT[: WORKFLOW_TEXT.index("  capacity:")],
+}
+
+
+@pytest.mark.parametrize("cut", list(WORKFLOW_CUTS))
+def test_a_workflow_cut_short_misses_nothing_below_the_cut(cut):
+    """Issue 21: a workflow cut after its statuses got `Workflow is missing the required field "dispatch"`;
+    cut inside the statuses, the statuses below the cut were "no status blocked", "no status done"."""
+    _, found = _workflow_findings(WORKFLOW_CUTS[cut]())
+    assert [f for f in found if f[0] != "E_SYNTAX"] == []
+
+
+def test_a_finished_workflow_still_misses_what_it_lacks():
+    """A YAML text ends inside its last block collection whether it is cut or finished: a field the
+    workflow lists before one it has is missing for sure (here "initial", before "statuses" and
+    "dispatch"); so is one after the last when the text's last line is at the top level."""
+    no_initial = WORKFLOW_TEXT.replace("initial:\n  - target: ready\n", "", 1)
+    assert _workflow_findings(no_initial)[1] == [("E_WF_SCHEMA", "")]
+    top_level_last = WORKFLOW_TEXT[: WORKFLOW_TEXT.index("dispatch:")] + "description: moved last\n"
+    top_level_last = top_level_last.replace("description: Build, then review.\n", "", 1)
+    found = analyze_neighbour(top_level_last, WORKFLOW_KIND).issues
+    assert [(i.code, i.message) for i in found] == [("E_WF_SCHEMA", 'Workflow is missing the required field "dispatch"')]
+
+
+def test_a_workflow_cut_inside_its_statuses_still_reports_a_fault_above_the_cut_where_names_are_closed():
+    """Cut in the dispatch block, a misspelt initial target names a status the closed statuses do not have."""
+    text = WORKFLOW[: WORKFLOW.index("  capacity:") + 5]
+    assert _workflow_findings(text)[1] == [("E_SYNTAX", None), ("E_WF_UNKNOWN_STATUS", "/initial/0/target")]
