@@ -227,8 +227,8 @@ def analyze(text: str, *, name: str | None = None, export: bool = False, resolve
         return Analysis(text, kind, parsed, tuple(problems) + rules, reference=(export, resolver is None, rules))
     broken = set(parsed.broken)
     # In broken text, structural findings inside a cut region are echoes of the syntax error; in a
-    # text cut short, a field an object it ends inside lacks may still follow.
-    # A list the text ends inside keeps its items before the cut (the cut one is listed itself).
+    # text cut short, a field an object it ends inside lacks may still follow, and a list it ends inside
+    # keeps its items before the cut (the cut one is listed itself).
     cut_lists = {p for p in parsed.open_at_end if isinstance(value_at(value, p), list)}
     cut = broken - {""} - cut_lists
     schema = [i for i in schema if not _echoes_a_cut(i, broken, cut) and not may_follow(i, parsed)]
@@ -268,12 +268,17 @@ def _missing_field(issue: Issue) -> str | None:
 
 
 def may_follow(issue: Issue, parsed: ParsedText) -> bool:
-    """A "missing required" finding about an object the text ends inside, once the object has a member:
-    the field may still follow below the cut (issue 21). A fresh `{` keeps its one listing of what to
+    """A "missing required" finding about an object the text ends inside: the field may still follow."""
+    return _missing_field(issue) is not None and bool(issue.pointers) and still_open(parsed, issue.pointers[0])
+
+
+def still_open(parsed: ParsedText, pointer: str) -> bool:
+    """True when the text ends inside the object at `pointer` and the object has a member: fields it
+    lacks may still follow below the cut (issue 21). A fresh `{` keeps its one listing of what to
     write (issue 13)."""
-    if _missing_field(issue) is None or not issue.pointers or issue.pointers[0] not in parsed.open_at_end:
+    if pointer not in parsed.open_at_end:
         return False
-    holder = value_at(parsed.value, issue.pointers[0])
+    holder = value_at(parsed.value, pointer)
     return isinstance(holder, dict) and bool(holder)
 
 

@@ -23,8 +23,8 @@ import importlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from grooph_core.ide.analysis import DocumentAnalysis, placed_span
-from grooph_core.ide.neighbour_names import SITES
+from grooph_core.ide.analysis import DocumentAnalysis, placed_span, still_open
+from grooph_core.ide.neighbour_names import DEFINING_MAPPINGS
 from grooph_core.issues import Issue, Named, make
 from grooph_core.rules.episodes.schema import EpisodesSchemaProblem
 from grooph_core.rules.serde_shape import ShapeProblem
@@ -114,11 +114,12 @@ def _analyze(text: str, kind: NeighbourKind, tolerant: bool, max_chars: int, max
     if cuts:
         findings = [i for i in findings if not _echoes_a_cut(parsed, i, cuts, pkg.WHOLE_SHAPE_CODES)]
     if parsed.open_at_end:
-        findings = _not_yet_written(parsed, kind, findings, pkg.WHOLE_SHAPE_CODES)
+        findings = _not_yet_written(parsed, kind, findings, cuts, pkg.WHOLE_SHAPE_CODES)
     return NeighbourAnalysis(text, kind, parsed, tuple(problems + findings))
 
 
-def _not_yet_written(parsed: ParsedText, kind: NeighbourKind, findings: list[Issue], whole_shape_codes) -> list[Issue]:
+def _not_yet_written(parsed: ParsedText, kind: NeighbourKind, findings: list[Issue], cuts,
+                     whole_shape_codes) -> list[Issue]:
     """The findings left once those about what may still follow are held back, in a text that ends
     inside collections (`ParsedText.open_at_end`; DESIGN.md "As you type", issue 21): a field missing
     from a mapping the text ends inside, once it has a member (in YAML only a field the model lists
@@ -127,14 +128,13 @@ def _not_yet_written(parsed: ParsedText, kind: NeighbourKind, findings: list[Iss
     without its last line break, or whose last line the reader left out) also the whole-shape
     findings, and the unknown names while a collection that defines names is still open."""
     yaml = kind.syntax == "yaml"
-    cut_short = not yaml or _yaml_cut_short(parsed)
-    growing = cut_short and any(isinstance(i.facts, Named) for i in findings) and _defines_names(parsed, kind)
+    cut_short = not yaml or _yaml_cut_short(parsed.text, cuts)
+    growing = cut_short and _defines_names(parsed, kind)
     out = []
     for i in findings:
-        if _missing(i) and i.pointers and i.pointers[0] in parsed.open_at_end:
-            holder = value_at(parsed.value, i.pointers[0])
-            if isinstance(holder, dict) and holder and not (yaml and getattr(i.facts, "written_after", False)):
-                continue
+        if (_missing(i) and i.pointers and still_open(parsed, i.pointers[0])
+                and not (yaml and getattr(i.facts, "written_after", False))):
+            continue
         if cut_short and i.code in whole_shape_codes:
             continue
         if growing and isinstance(i.facts, Named):
@@ -143,22 +143,15 @@ def _not_yet_written(parsed: ParsedText, kind: NeighbourKind, findings: list[Iss
     return out
 
 
-def _yaml_cut_short(parsed: ParsedText) -> bool:
+def _yaml_cut_short(text: str, cuts) -> bool:
     """A YAML text that stops inside its last line, or whose last lines the reader could not read."""
-    text = parsed.text
-    if text and text[-1] not in "\r\n":
-        return True
-    return any(not text[c[1]:].strip() for c in cut_spans(parsed))
+    return bool(text) and text[-1] not in "\r\n" or any(not text[c[1]:].strip() for c in cuts)
 
 
 def _defines_names(parsed: ParsedText, kind: NeighbourKind) -> bool:
-    """True when a collection the text ends inside holds definitions of names (statuses, roles, run
-    states, tasks: workflow.md §4, board.md §4)."""
-    find = SITES.get(kind.name)
-    if find is None:
-        return False
-    holders = set(parsed.open_at_end)
-    return any(s.defines and s.pointer[: s.pointer.rfind("/")] in holders for s in find(parsed.value))
+    """True when a mapping the text ends inside defines names (statuses, roles, run states, tasks:
+    workflow.md §4, board.md §4)."""
+    return any(p in parsed.open_at_end for p in DEFINING_MAPPINGS.get(kind.name, {}).values())
 
 
 def cut_spans(parsed: ParsedText) -> list[tuple[int, int]]:

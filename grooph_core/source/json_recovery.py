@@ -32,14 +32,14 @@ previous token), so a fix inserts there; everything else spans the offending cha
   about it can be recognised as echoes;
 - a container whose member list was cut (never closed, or closed by a closer of the other kind) or
   guessed at (stray characters or colons, a value where a key belongs).
-
-`open_at_end` lists the containers the text ends inside (outermost first): more members may follow in
-them, so what they lack is not missing yet, and an array among them holds its items before the cut as
-written (the one being typed is listed in `broken` itself; DESIGN.md "As you type", issue 21).
 Not listed: faults that lose nothing (a missing or doubled comma, a missing colon before a value, a
 trailing comma, comments, a BOM), duplicate keys and lossy numbers (warnings; the value is exact JSON),
 and values after the top-level one (not part of the document). Values under a listed container that
 are not listed themselves were read intact.
+
+`open_at_end` lists the containers the text ends inside (outermost first): more members may follow in
+them, so what they lack is not missing yet, and an array among them holds its items before the cut as
+written (the one being typed is listed in `broken` itself; DESIGN.md "As you type", issue 21).
 """
 
 from __future__ import annotations

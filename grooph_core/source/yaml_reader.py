@@ -73,6 +73,8 @@ def _fault_marks(issue: Issue) -> tuple[int | None, ...]:
     if issue.message.startswith("expected <block end>"):
         return (marks[1], marks[1])
     return marks
+
+
 # The YAML 1.2 core schema (spec 1.2.2 §10.3.2), as serde_yaml resolves plain scalars whatever a `%YAML`
 # directive says.
 _CORE = (
@@ -311,7 +313,8 @@ def _without_refused_lines(text: str, marks: tuple, max_depth: int, skips: tuple
     shorter = _Without(text, skips) if skips else None
     for _ in range(_RECOVERY_ROUNDS):
         at = marks[1]
-        if at is not None and at < len(current) and current[at] == "\t" and current[_line_span(current, at)[0]:at].strip(" \t"):
+        if (at is not None and at < len(current) and current[at] == "\t"
+                and current[_line_span(current, at)[0]:at].strip(" \t")):
             todo = (at, at + 1)  # a tab after the line's content: read as a space
         else:
             spans = [_line_span(current, m) for m in marks if m is not None]
