@@ -363,7 +363,9 @@ def _entry(text: str, line: Span) -> Span:
     below = _next_content_line(text, end)
     if below is None:
         return line
-    child = _indent(text, below[0])
+    child, own = _indent(text, below[0]), _indent(text, start)
+    if child <= own and "\t" not in text[start:start + own]:
+        return line  # nothing below it is deeper: an empty value
     level, prev = -1, start
     while prev > 0:  # the indentations of the entries the line stands in, nearest first
         above = _line_span(text, prev - 1)

@@ -144,3 +144,11 @@ def test_a_yaml_slip_leaves_out_its_entry_with_its_block_and_keeps_the_siblings(
     else:
         del kept["one"]["y"]
     assert parsed.value == {"top": kept, "last": 5}
+
+
+def test_a_yaml_slip_on_a_key_with_nothing_deeper_below_leaves_out_that_line_alone():
+    """The key indented by a column has no block: the line below stands where its siblings do."""
+    text = "top:\n  one:\n    x: 1\n   two:\n  three: {x: 4}\nlast: 5\n"
+    parsed = _yaml(text)
+    assert [text[a:b] for p in parsed.problems for a, b in p.facts.cut] == ["   two:"]
+    assert parsed.value == {"top": {"one": {"x": 1}, "three": {"x": 4}}, "last": 5}
