@@ -221,9 +221,13 @@ def test_one_issue_per_object_missing_fields():
 FIRST_EDGE_FAULT = GRAPH_TEXT.replace('"from": "plan",\n      "to": "build"', '"from": "plan",\n      "to": "testz"', 1)
 
 
-def _cut_after(text: str, anchor: str, extra: int = 0) -> str:
-    """The text up to the end of `anchor` (its first occurrence) and `extra` characters more."""
-    return text[: text.index(anchor) + len(anchor) + extra]
+def _cut_after(text: str, anchor: str) -> str:
+    """The text up to the end of `anchor` (its first occurrence)."""
+    return text[: text.index(anchor) + len(anchor)]
+
+
+# A fault in the first node (an unknown key, W_UNKNOWN_KEY at /nodes/0/colour), for the cuts in the nodes.
+FIRST_NODE_FAULT = GRAPH.replace('"id": "plan",\n', '"id": "plan",\n      "colour": "red",\n', 1)
 
 
 def _edges_at(text: str) -> int:
@@ -241,8 +245,10 @@ GRAPH_CUTS = {
         _cut_after(FIRST_EDGE_FAULT, '"id": "build-tests",\n      "from": "bui'), [("E_DANGLING_REF", "/edges/0/to")]),
     "inside the edges, inside an edge's evidence list": lambda: (
         _cut_after(FIRST_EDGE_FAULT, '"evidence": [\n        "the failing'), [("E_DANGLING_REF", "/edges/0/to")]),
-    "inside a node": lambda: (_cut_after(GRAPH, '"id": "review",\n      "kind": "agent",\n      "na'), []),
-    "inside the nodes, between two nodes": lambda: (GRAPH[: _node_close(GRAPH, '"id": "tests"') + 2], []),
+    "inside a node": lambda: (_cut_after(FIRST_NODE_FAULT, '"id": "review",\n      "kind": "agent",\n      "na'),
+                              [("W_UNKNOWN_KEY", "/nodes/0/colour")]),
+    "inside the nodes, between two nodes": lambda: (
+        FIRST_NODE_FAULT[: _node_close(FIRST_NODE_FAULT, '"id": "tests"') + 2], [("W_UNKNOWN_KEY", "/nodes/0/colour")]),
 }
 
 
@@ -253,7 +259,7 @@ def test_a_graph_cut_short_misses_nothing_that_may_follow_and_checks_what_is_com
     syntax = [i for i in a.issues if i.code == "E_SYNTAX"]
     assert syntax and syntax[-1].message == "unclosed object started at line 1"
     assert [(i.code, i.pointers[0]) for i in a.issues if i.code != "E_SYNTAX"] == expected
-    if expected:
+    if expected[0][0] == "E_DANGLING_REF":
         assert 'unknown node "testz"' in next(i.message for i in a.issues if i.code == "E_DANGLING_REF")
 
 
