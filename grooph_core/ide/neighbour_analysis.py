@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from grooph_core.ide.analysis import DocumentAnalysis, placed_span, still_open
-from grooph_core.ide.neighbour_names import DEFINING_MAPPINGS
+from grooph_core.ide.neighbour_names import DEFINING_MAPPINGS, SITES
 from grooph_core.issues import Issue, Named, make
 from grooph_core.rules.episodes.schema import EpisodesSchemaProblem
 from grooph_core.rules.serde_shape import ShapeProblem
@@ -126,10 +126,10 @@ def _not_yet_written(parsed: ParsedText, kind: NeighbourKind, findings: list[Iss
     after every field it has: a YAML text ends inside its last block collection whether it is cut or
     finished). Where the text is cut at its end for sure (JSON's unclosed brackets; a YAML text
     without its last line break, or whose last line the reader left out) also the whole-shape
-    findings, and the unknown names while a collection that defines names is still open."""
+    findings, and an unknown name of a kind whose mapping is still open."""
     yaml = kind.syntax == "yaml"
     cut_short = not yaml or _yaml_cut_short(parsed.text, cuts)
-    growing = cut_short and _defines_names(parsed, kind)
+    growing: set[str] | None = None  # the places naming what a mapping still open may define, asked once
     out = []
     for i in findings:
         if (_missing(i) and i.pointers and still_open(parsed, i.pointers[0])
@@ -137,8 +137,11 @@ def _not_yet_written(parsed: ParsedText, kind: NeighbourKind, findings: list[Iss
             continue
         if cut_short and i.code in whole_shape_codes:
             continue
-        if growing and isinstance(i.facts, Named):
-            continue
+        if cut_short and isinstance(i.facts, Named) and i.pointers:
+            if growing is None:
+                growing = _naming_what_may_follow(parsed, kind)
+            if i.pointers[0] in growing:
+                continue
         out.append(i)
     return out
 
@@ -148,10 +151,14 @@ def _yaml_cut_short(text: str, cuts) -> bool:
     return bool(text) and text[-1] not in "\r\n" or any(not text[c[1]:].strip() for c in cuts)
 
 
-def _defines_names(parsed: ParsedText, kind: NeighbourKind) -> bool:
-    """True when a mapping the text ends inside defines names (statuses, roles, run states, tasks:
-    workflow.md §4, board.md §4)."""
-    return any(p in parsed.open_at_end for p in DEFINING_MAPPINGS.get(kind.name, {}).values())
+def _naming_what_may_follow(parsed: ParsedText, kind: NeighbourKind) -> set[str]:
+    """The pointers of the places that name a status, a role, a run state, a task… of a kind whose
+    mapping the text ends inside (workflow.md §4, board.md §4): what they name may be defined below the
+    cut. A lane or a stored_as word names nothing the document defines."""
+    open_kinds = {k for k, p in DEFINING_MAPPINGS.get(kind.name, {}).items() if p in parsed.open_at_end}
+    if not open_kinds:
+        return set()
+    return {s.pointer for s in SITES[kind.name](parsed.value) if not s.defines and s.kind in open_kinds}
 
 
 def cut_spans(parsed: ParsedText) -> list[tuple[int, int]]:
@@ -160,9 +167,10 @@ def cut_spans(parsed: ParsedText) -> list[tuple[int, int]]:
     spans = [tuple(c) for p in parsed.problems if isinstance(p.facts, YamlSyntax) for c in p.facts.cut]
     ends_inside = set(parsed.open_at_end)
     for pointer in parsed.broken:
-        # a container the text ends inside (the root among them) spoils none of its members before the
-        # cut; each cut member is listed itself
-        if pointer and pointer not in ends_inside:
+        # an unclosed root, or a list or a mapping with members the text ends inside, spoils none of
+        # its members before the cut (each cut member is listed itself); a `{` just opened is all cut
+        if pointer and not (pointer in ends_inside and (isinstance(value_at(parsed.value, pointer), list)
+                                                        or still_open(parsed, pointer))):
             vs = parsed.source_map.value_span(pointer)
             if vs is not None:
                 spans.append(vs)

@@ -395,3 +395,21 @@ def test_a_workflow_cut_inside_its_statuses_still_reports_a_fault_above_the_cut_
     """Cut in the dispatch block, a misspelt initial target names a status the closed statuses do not have."""
     text = WORKFLOW[: WORKFLOW.index("  capacity:") + 5]
     assert _workflow_findings(text)[1] == [("E_SYNTAX", None), ("E_WF_UNKNOWN_STATUS", "/initial/0/target")]
+
+
+# ---- a board cut short (issue 21 item 3) ----------------------------------------------------------
+
+BOARD_KIND = next(k for k in NEIGHBOURS if k.name == "board")
+# The real fault: the first task's lane misspelt (W_BOARD_UNKNOWN_LANE, W_BOARD_DONE_UNDATED on /tasks/t-1/lane).
+BOARD = (FIXTURES / "board" / "valid" / "checkout.board.json").read_text(encoding="utf-8").replace(
+    '"lane": "done"', '"lane": "dnoe"', 1)
+
+
+@pytest.mark.parametrize("anchor", ['"t-2": {\n      "id": "t-2",\n', '"dependencies": [\n    {\n',
+                                    '"parent": "t-1",\n      "child":', '"parent": "t-2",\n      "child": "t-'])
+def test_a_board_cut_inside_its_tasks_or_dependencies_keeps_the_complete_tasks_findings(anchor):
+    """No missing field of the task or dependency being written, no dangling dependency on a task that
+    may follow; the first task, complete, keeps its findings."""
+    a = analyze_neighbour(_cut_after(BOARD, anchor), BOARD_KIND)
+    assert [(i.code, i.pointers[0]) for i in a.issues if i.code != "E_SYNTAX"] == [
+        ("W_BOARD_UNKNOWN_LANE", "/tasks/t-1/lane"), ("W_BOARD_DONE_UNDATED", "/tasks/t-1/lane")]
