@@ -225,11 +225,13 @@ COMPLETION_KINDS = {
 
 def to_lsp_completions(found, lines: LineIndex, encoding: str, capabilities: lsp.ClientCapabilities) -> lsp.CompletionList:
     """Core completions, in their order (`sort_text`), as the client can take them: a snippet when it
-    supports snippets and the completion has one, documentation in its markup."""
+    supports snippets and the completion has one, documentation in its markup; inside a string, the edit
+    starts after the quote already typed (`Completion.after_typed_quote`)."""
     items = []
     formats = completion_formats(capabilities)
     snippets = snippet_support(capabilities)
     for n, c in enumerate(found):
+        c = c.after_typed_quote(lines.text)
         items.append(lsp.CompletionItem(
             label=c.label,
             kind=COMPLETION_KINDS.get(c.kind, lsp.CompletionItemKind.Value),
