@@ -1,9 +1,9 @@
 """Which kind of document a text is by content (kinds.py; cli.md §0.4, map.md §1): the one claim test
-the workspace scan and the server's open documents both ask."""
+the workspace scan and the server's open documents both ask, and which names leave the kind to it."""
 
 from __future__ import annotations
 
-from grooph_core.source.kinds import CLAIM_WINDOW, claims_grooph
+from grooph_core.source.kinds import CLAIM_WINDOW, claims_grooph, content_decides
 
 
 def test_a_top_level_grooph_or_groophmap_key_claims():
@@ -27,8 +27,6 @@ def test_the_claim_is_looked_for_in_the_first_window_only():
 
 
 def test_only_a_json_name_or_no_extension_leaves_the_kind_to_the_content():
-    from grooph_core.source.kinds import content_decides
-
     assert content_decides("graph.json") and content_decides("package.JSON")
     assert content_decides("Untitled-1") and content_decides("")  # VS Code's untitled buffer, an unnamed one
     assert not content_decides("config.yaml") and not content_decides("notes.md")
