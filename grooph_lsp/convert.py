@@ -225,21 +225,23 @@ COMPLETION_KINDS = {
 
 def to_lsp_completions(found, lines: LineIndex, encoding: str, capabilities: lsp.ClientCapabilities) -> lsp.CompletionList:
     """Core completions, in their order (`sort_text`), as the client can take them: a snippet when it
-    supports snippets and the completion has one, documentation in its markup."""
+    supports snippets and the completion has one, documentation in its markup; inside a string, the edit
+    starts after the quote already typed (`Completion.client_edit`)."""
     items = []
     formats = completion_formats(capabilities)
     snippets = snippet_support(capabilities)
     for n, c in enumerate(found):
+        edit = c.client_edit(lines.text)
         items.append(lsp.CompletionItem(
             label=c.label,
             kind=COMPLETION_KINDS.get(c.kind, lsp.CompletionItemKind.Value),
             detail=c.detail or None,
             documentation=(markup(c.documentation, formats) if formats else plain(c.documentation)) if c.documentation else None,
             sort_text=f"{n:04d}",
-            filter_text=c.filter_text or None,
-            text_edit=lsp.TextEdit(range=to_lsp_range(lines, c.span, encoding),
-                                   new_text=c.snippet if snippets and c.snippet else c.insert_text),
-            insert_text_format=lsp.InsertTextFormat.Snippet if snippets and c.snippet else None,
+            filter_text=edit.filter_text or None,
+            text_edit=lsp.TextEdit(range=to_lsp_range(lines, edit.span, encoding),
+                                   new_text=edit.snippet if snippets and edit.snippet else edit.text),
+            insert_text_format=lsp.InsertTextFormat.Snippet if snippets and edit.snippet else None,
             additional_text_edits=[lsp.TextEdit(range=to_lsp_range(lines, (c.comma_at, c.comma_at), encoding), new_text=",")]
             if c.comma_at is not None else None,
         ))

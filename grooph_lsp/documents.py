@@ -13,10 +13,8 @@ from urllib.parse import unquote, urlparse
 from grooph_core.ide.analysis import DocumentAnalysis, analyze
 from grooph_core.ide.neighbour_analysis import analyze_neighbour
 from grooph_core.rules.map import file_graph_resolver
-from grooph_core.source.kinds import NeighbourKind, claims_grooph, kind_from_name, neighbour_from_name
+from grooph_core.source.kinds import NeighbourKind, any_kind_from_name, claims_grooph, content_decides, neighbour_from_name
 from grooph_core.source.line_index import LineIndex
-
-GROOPH_LANGUAGES = {"grooph", "grooph-map"}
 
 
 def uri_name(uri: str) -> str:
@@ -30,7 +28,7 @@ class OpenDocument:
     uri: str
     text: str
     version: int
-    language_id: str = ""
+    language_id: str = ""  # as the client announced it; never decides what is served (served())
     _lines: LineIndex | None = field(default=None, repr=False)
     _claims: bool | None = field(default=None, repr=False)  # this text's claim (kinds.claims_grooph), once
 
@@ -61,11 +59,13 @@ class OpenDocument:
         return neighbour_from_name(self.name)
 
     def served(self) -> bool:
-        """A grooph document by name or language, a neighbouring format by name, or a JSON file whose
-        top level claims to be a grooph document."""
-        if kind_from_name(self.name) or self.neighbour or self.language_id in GROOPH_LANGUAGES:
+        """Ours by name (a graph, a map, a neighbouring format), or a text whose name leaves the kind to
+        the content (`graph.json`, an untitled buffer) and whose top level claims to be a graph or a map.
+        Never by the language id alone: an editor with one server entry for several modes announces
+        `package.json` or `config.yaml` as `grooph` too (issue 21 item 4)."""
+        if any_kind_from_name(self.name):
             return True
-        if not self.name.lower().endswith(".json") and self.language_id not in ("json", "jsonc"):
+        if not content_decides(self.name):
             return False
         if self._claims is None:  # asked on every request: the core reads the text once per version
             self._claims = claims_grooph(self.text)

@@ -67,7 +67,6 @@ class Snapshot:
     version: int
     text: str
     name: str
-    language_id: str
     key: tuple
 
 
@@ -120,7 +119,7 @@ class Scheduler:
     # --- what the server asks --------------------------------------------------------------------
 
     def snapshot(self, doc: "OpenDocument") -> Snapshot:
-        return Snapshot(doc.uri, doc.version, doc.text, doc.name, doc.language_id, self._key(doc))
+        return Snapshot(doc.uri, doc.version, doc.text, doc.name, self._key(doc))
 
     def cost_ms(self, doc: "OpenDocument") -> float:
         """This document's analysis time: measured (moving average), else guessed from its length."""

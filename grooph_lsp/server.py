@@ -99,7 +99,7 @@ class GroophServer(LanguageServer):
     def _compute(self, snap: Snapshot) -> tuple[DocumentAnalysis | None, list[lsp.Diagnostic]]:
         """Analyse a snapshot and build its diagnostics (runs in the scheduler's worker thread); a
         document that is not a grooph one gets none."""
-        if not OpenDocument(snap.uri, snap.text, snap.version, snap.language_id).served():
+        if not OpenDocument(snap.uri, snap.text, snap.version).served():
             return None, []
         _, _, export, max_chars, _ = snap.key
         with collector_paused():  # the analysis and its diagnostics are acyclic (source.collector_paused)

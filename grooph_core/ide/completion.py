@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from grooph_core.ide.analysis import Analysis
 from grooph_core.ide.navigation import occurrences
@@ -29,6 +30,28 @@ class Completion:
     filter_text: str = ""
     snippet: str | None = None  # the same insertion with a tab stop inside the value, for clients that take snippets
     comma_at: int | None = None  # where a comma must also go (after the member before the cursor)
+
+    def client_edit(self, text: str) -> "ClientEdit":
+        """The edit a client is given: where the cursor is inside a JSON string, it starts after the
+        opening quote already typed, and is filtered by the word between the quotes. Clients filter by
+        the text from the edit's start to the cursor (VS Code) or by the word at the cursor without the
+        quote (eglot: `te` in `"te`); both are then the same word (issue 21 item 5)."""
+        start, end = self.span
+        if not (start < end and text[start] == '"' and self.insert_text.startswith('"')):
+            return ClientEdit(self.span, self.insert_text, self.snippet, self.filter_text)
+        typed, snippet = self.filter_text, self.snippet
+        return ClientEdit((start + 1, end), self.insert_text[1:],
+                          snippet[1:] if snippet and snippet.startswith('"') else snippet,
+                          typed[1:-1] if len(typed) > 1 and typed[0] == typed[-1] == '"' else self.label)
+
+
+class ClientEdit(NamedTuple):
+    """What a completion replaces and inserts as a client is given it (`Completion.client_edit`)."""
+
+    span: tuple[int, int]
+    text: str
+    snippet: str | None
+    filter_text: str
 
 
 def _open_string_start(text: str, offset: int) -> int | None:

@@ -85,6 +85,14 @@ def any_kind_from_name(name: str | None) -> str | None:
     return n.name if n is not None else kind_from_name(name)
 
 
+def content_decides(name: str | None) -> bool:
+    """Whether a name leaves the kind to the content (`claims_grooph`): a `.json` file of another name
+    (`graph.json`), or a buffer with no file extension (VS Code's `untitled:Untitled-1`). Any other name
+    (`config.yaml`, `notes.md`) is another format's, whatever its text or an editor's language id says."""
+    low = (name or "").lower()
+    return low.endswith(".json") or "." not in low.lstrip(".")
+
+
 DOC_SUFFIXES: tuple[str, ...] = (GRAPH_SUFFIX, MAP_SUFFIX, *(s for k in NEIGHBOURS for s in k.suffixes))
 
 

@@ -53,3 +53,21 @@ def test_snippet_puts_the_cursor_inside_the_value():
     a = analyze(text, name="x.grooph.json")
     c = {c.label: c for c in complete_at(a, len(text) - 1)}["goal"]
     assert c.snippet == '"goal": "$1"' and text[c.comma_at - 1] == "]"
+
+
+def test_inside_a_string_the_client_edit_starts_after_the_typed_quote():
+    """Completion.client_edit: the same result, with the quote the person typed left in place and
+    the word between the quotes to filter by (eglot's word at the cursor, VS Code's text from the edit's start)."""
+    for old, typed, label in (('"to": "tests"', '"to": "te', "tests"), ('"to": "tests"', '"to": "te"', "tests"),
+                              ('"kind": "agent"', '"kind": "ag"', "agent")):
+        text = REVIEW.replace(old, typed, 1)
+        offset = text.index(typed) + len(typed.rstrip('"'))
+        a = analyze(text, name="x.grooph.json")
+        c = next(c for c in complete_at(a, offset) if c.label == label)
+        given = c.client_edit(text)
+        assert text[given.span[0] - 1] == '"' and given.span[0] <= offset <= given.span[1]
+        assert given.filter_text == label and given.filter_text.startswith(text[given.span[0]:offset])
+        assert apply_edits(text, [TextEdit(*given.span, given.text)]) == apply_edits(text, [TextEdit(*c.span, c.insert_text)])
+    outside = '{"grooph": 0, "id": "g", "name": "G", "version": 1, "nodes": [], "edges": [], "loops": [] }'
+    c = complete_at(analyze(outside, name="x.grooph.json"), len(outside) - 1)[0]
+    assert c.client_edit(outside) == (c.span, c.insert_text, c.snippet, c.filter_text)  # nothing typed yet: its own quotes

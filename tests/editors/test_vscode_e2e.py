@@ -683,3 +683,25 @@ def test_format_on_save_of_a_crlf_graph_writes_lf(code: VSCode):
     until(lambda: path.read_bytes() == expected.stdout.encode("utf-8"), 20, "the file on disk to be grooph fmt's output")
     assert b"\r" not in path.read_bytes()
     until(lambda: "CRLF" not in eol() and "LF" in eol(), 10, "LF in the status bar")
+
+
+def test_completion_inside_a_half_typed_string(code: VSCode):
+    """Issue 21 item 5: the items inside a string are edits after the quote typed, filtered by the word
+    between the quotes. `te` typed between the quotes of an edge's `to`, then Ctrl+Space: VS Code (which
+    filters by the text from the edit's start to the cursor) lists the node id `tests` alone, and Enter
+    completes the string."""
+    text = (FIXTURES / "valid" / "review-loop.grooph.json").read_text("utf-8")
+    assert text.count('"to": "tests"') == 1
+    path = put(code, "complete.grooph.json", text.replace('"to": "tests"', '"to": ""'))
+    code.open("complete.grooph.json")
+    line_no = next(n for n, line in enumerate(text.splitlines(), 1) if '"to": "tests"' in line)
+    code.goto(line_no, text.splitlines()[line_no - 1].index('"to": "tests"') + len('"to": "') + 1)
+    code.drive("type", text="te")
+    code.drive("press", keys="Control+Space")
+    rows = lambda: code.drive("texts", selector=".suggest-widget .monaco-list-row")  # noqa: E731
+    shown = until(rows, 30, "the suggestions")
+    assert len(shown) == 1 and shown[0].startswith("tests"), shown
+    code.drive("press", keys="Enter")
+    until(lambda: code.drive("count", selector=".suggest-widget .monaco-list-row") == 0, 10, "the suggestions to close")
+    code.save("complete.grooph.json")
+    assert json.loads(path.read_text("utf-8")) == json.loads(text)

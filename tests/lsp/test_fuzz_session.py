@@ -226,7 +226,7 @@ class FuzzSession:
 
     @staticmethod
     def served(doc: ClientDoc) -> bool:
-        """Whether the server takes the document as its own (by name, language, or the JSON's claim):
+        """Whether the server takes the document as its own (by name, or the JSON's claim):
         asked of the server's own rule. One it does not serve gets no diagnostics when it opens (a
         package.json is ignored quietly); a change to it publishes (empty) ones, so a document that
         stopped being a grooph one is cleared."""
