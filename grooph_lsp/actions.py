@@ -83,9 +83,10 @@ def _chosen_issues(analysis, params: lsp.CodeActionParams, encoding: str) -> tup
 
 
 async def code_action(ls, params: lsp.CodeActionParams) -> list[lsp.CodeAction] | None:
-    """Quick fixes and fix-all. A client that resolves edits gets titles at once (the checks and
-    the edit wait for `codeAction/resolve`); another gets every action with its edit, made in the
-    request worker so the event loop keeps answering."""
+    """Quick fixes and fix-all, only those that passed the §8.2 checks (issue 21). A client that
+    resolves edits gets the titles of the candidates the background checks passed (fix_checks.py;
+    the edit waits for `codeAction/resolve`); another gets every action with its edit, checked and
+    made in the request worker so the event loop keeps answering."""
     doc = ls.served(params.text_document.uri)
     if doc is None:
         return await _neighbour_actions(ls, params)
@@ -108,8 +109,10 @@ async def code_action(ls, params: lsp.CodeActionParams) -> list[lsp.CodeAction] 
         def stop() -> bool:
             return cancelled.is_set() or ls.store.get(doc.uri) is not doc or doc.version != version
 
+        if lazy and core.unchecked(analysis, chosen, export=export):
+            await ls.fix_checks.settle(doc, result, chosen, export)
         try:
-            fixes = await ls.off_loop(lambda: core.fix_offers(analysis, chosen) if lazy
+            fixes = await ls.off_loop(lambda: core.checked_offers(analysis, chosen, export=export) if lazy
                                       else core.quick_fixes(analysis, chosen, export=export, stop=stop))
         except asyncio.CancelledError:
             cancelled.set()

@@ -8,7 +8,8 @@ cannot be applied returns no edit, so the document stays as it is.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, field
 
 from grooph_core.ide.analysis import Analysis
 from grooph_core.ide.neighbour_analysis import NeighbourAnalysis
@@ -18,7 +19,7 @@ from grooph_core.issues import Issue
 from grooph_core.ops import apply
 from grooph_core.ops.doc_edits import is_edit_list
 from grooph_core.ops.memo import RepairMemo
-from grooph_core.ops.repairs import repairs_for, result_of, candidates_for, fix_all as repair_all
+from grooph_core.ops.repairs import Stopped, repairs_for, result_of, candidates_for, check_candidates, fix_all as repair_all
 from grooph_core.picture import PictureError, render_svg
 from grooph_core.schema.canonical import canonical_text
 from grooph_core.schema.check import schema_issues
@@ -108,20 +109,83 @@ def repair_memo(analysis: Analysis):
 
 
 def quick_fixes(analysis: Analysis, issues: list[Issue], *, export: bool = False, stop=None) -> list[QuickFix]:
-    """The repairs of operations.md §8 for these issues, as edits of the text, best first per issue.
-    `stop()` is asked between candidates; when true, `Stopped` (grooph_core.ops.repairs) is raised."""
+    """The repairs of operations.md §8 for these issues that pass the §8.2 checks (`check_issue`), as
+    edits of the text, best first per issue. `stop()` is asked between candidates (checks and edits);
+    when true, `Stopped` (grooph_core.ops.repairs) is raised."""
     if _needs_parsed(analysis) is not None:
         return []
     out: list[QuickFix] = []
-    before = _reference_issues(analysis, export)
     for issue in issues:
-        for repair in repairs_for(issue, analysis.value, analysis.kind, export=export, stop=stop, before=before,
-                                  memo=repair_memo(analysis)):
+        found = candidates_for(issue, analysis.value, analysis.kind, repair_memo(analysis))
+        for n in check_issue(analysis, issue, export=export, stop=stop):
+            if stop is not None and stop():  # an edit costs about what a check does (130 ms at 1M)
+                raise Stopped
+            repair = found[n].repair()
             new_doc = result_of(repair, analysis.value, analysis.kind)
             if new_doc is None:
                 continue
             out.append(QuickFix(repair.title, repair.kind, tuple(change_edits(analysis, new_doc)), issue, repair.fill))
     return out
+
+
+@dataclass
+class OfferChecks:
+    """The §8.2 verdicts of one analysis's quick-fix candidates (issue 21: every action listed
+    applies), for one export flag: per issue (by its index in `analysis.issues`), the positions, in
+    `candidates_for` order, of the candidates that pass. Filled issue by issue, by the server's
+    background checks or by a request, whichever comes first; one issue is checked by one thread at
+    a time (a second one waits for its verdict instead of checking it again)."""
+
+    passing: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    _guard: threading.Lock = field(default_factory=threading.Lock)
+    _locks: dict[int, threading.Lock] = field(default_factory=dict)
+
+    def lock(self, n: int) -> threading.Lock:
+        with self._guard:
+            return self._locks.setdefault(n, threading.Lock())
+
+
+def offer_checks(analysis: Analysis, export: bool) -> OfferChecks:
+    """The verdicts kept with this analysis (one version; its value is never modified)."""
+    with _MEMO_GUARD:
+        return analysis.memo.setdefault(("offer-checks", export), OfferChecks())
+
+
+_MEMO_GUARD = threading.Lock()
+
+
+def _index_of(analysis: Analysis, issue: Issue) -> int | None:
+    return next((n for n, i in enumerate(analysis.issues) if i is issue), None)
+
+
+def check_issue(analysis: Analysis, issue: Issue, *, export: bool = False, stop=None) -> tuple[int, ...]:
+    """The positions (in `candidates_for` order) of the candidates of `issue` that pass every check of
+    §8.2 on this document: the verdict kept with the analysis, else computed now and kept. `stop()` is
+    asked between candidates; when true, `Stopped` is raised and nothing is kept for the issue."""
+    if _needs_parsed(analysis) is not None:
+        return ()
+    n = _index_of(analysis, issue)
+    checks = offer_checks(analysis, export)
+    if n is not None and n in checks.passing:
+        return checks.passing[n]
+    with checks.lock(n) if n is not None else threading.Lock():
+        if n is not None and n in checks.passing:  # checked by another thread meanwhile
+            return checks.passing[n]
+        found = candidates_for(issue, analysis.value, analysis.kind, repair_memo(analysis))
+        verdicts = check_candidates(issue, analysis.value, analysis.kind, found, export=export, stop=stop,
+                                    before=_reference_issues(analysis, export))
+        passing = tuple(k for k, ok in enumerate(verdicts) if ok)
+        if n is not None:
+            checks.passing[n] = passing
+        return passing
+
+
+def unchecked(analysis: Analysis, issues: list[Issue], *, export: bool = False) -> list[Issue]:
+    """The issues among these whose candidates have no verdict yet (`check_issue` has not run)."""
+    if _needs_parsed(analysis) is not None:
+        return []
+    passing = offer_checks(analysis, export).passing
+    return [i for i in issues if _index_of(analysis, i) not in passing]
 
 
 @dataclass(frozen=True)
@@ -137,6 +201,23 @@ class FixOffer:
     @property
     def preferred(self) -> bool:
         return self.repair_class in ("safe", "preferred")
+
+
+def checked_offers(analysis: Analysis, issues: list[Issue], *, export: bool = False) -> list[FixOffer]:
+    """The quick fixes of these issues that passed the §8.2 checks (operations.md §8.2; issue 21:
+    every one resolves to its edit), best first per issue, from the verdicts already kept: an issue
+    not checked yet (`unchecked`) has none here."""
+    if _needs_parsed(analysis) is not None:
+        return []
+    passing = offer_checks(analysis, export).passing
+    out: list[FixOffer] = []
+    for issue in issues:
+        positions = passing.get(_index_of(analysis, issue))
+        if not positions:
+            continue
+        found = candidates_for(issue, analysis.value, analysis.kind, repair_memo(analysis))
+        out += [FixOffer(found[k].title, found[k].kind, issue, found[k].fill) for k in positions]
+    return out
 
 
 def fix_offers(analysis: Analysis, issues: list[Issue]) -> list[FixOffer]:
@@ -162,8 +243,15 @@ def resolve_offer(analysis: Analysis, issue: Issue, title: str, *, export: bool 
     refused = _needs_parsed(analysis)
     if refused is not None:
         return refused
-    for repair in repairs_for(issue, analysis.value, analysis.kind, export=export, title=title,
-                              before=_reference_issues(analysis, export), memo=repair_memo(analysis)):
+    n = _index_of(analysis, issue)
+    known = offer_checks(analysis, export).passing.get(n) if n is not None else None
+    if known is not None:  # checked already (the background checks, or the menu's request): no second check
+        found = candidates_for(issue, analysis.value, analysis.kind, repair_memo(analysis))
+        repairs = [found[k].repair() for k in known if found[k].title == title][:1]
+    else:  # not checked yet: only the candidates of this title
+        repairs = repairs_for(issue, analysis.value, analysis.kind, export=export, title=title,
+                              before=_reference_issues(analysis, export), memo=repair_memo(analysis))
+    for repair in repairs:
         new_doc = result_of(repair, analysis.value, analysis.kind)
         if new_doc is not None:
             return QuickFix(repair.title, repair.kind, tuple(change_edits(analysis, new_doc)), issue, repair.fill)
