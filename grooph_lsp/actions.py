@@ -120,17 +120,13 @@ async def code_action(ls, params: lsp.CodeActionParams) -> list[lsp.CodeAction] 
         except Stopped:
             raise ContentModified("The document changed while its quick fixes were checked; ask again.") from None
         seen: set = set()
-        preferred_for: set[int] = set()
-        for fix in fixes:
+        for fix, preferred in _preferred_once(fixes):
             n = index_of.get(id(fix.issue))
             key = (fix.title, n) if lazy else (fix.title, fix.edits)
             if key in seen:  # two issues with the same repair (one edge, two findings) give one action
                 continue
             seen.add(key)
             diag = diag_by_index.get(n)
-            preferred = fix.preferred and id(fix.issue) not in preferred_for  # one per diagnostic
-            if preferred:
-                preferred_for.add(id(fix.issue))
             out.append(convert.code_action(
                 fix.title, lsp.CodeActionKind.QuickFix, diagnostic=diag, preferred=preferred,
                 data={"uri": doc.uri, "version": version, "issue": n, "code": fix.issue.code, "title": fix.title} if lazy else None,
@@ -263,11 +259,22 @@ async def _neighbour_actions(ls: "GroophServer", params: lsp.CodeActionParams) -
     index_of = {id(issue): n for n, issue in enumerate(analysis.issues)}
     fixes = await ls.off_loop(lambda: neighbour_fixes(analysis, chosen)) if chosen else []
     out = []
-    for fix in fixes:
+    for fix, preferred in _preferred_once(fixes):
         diag = diag_by_index.get(index_of.get(id(fix.issue)))
-        out.append(convert.code_action(fix.title, lsp.CodeActionKind.QuickFix, diagnostic=diag, preferred=fix.preferred,
+        out.append(convert.code_action(fix.title, lsp.CodeActionKind.QuickFix, diagnostic=diag, preferred=preferred,
                                        edit=_workspace_edit(ls, doc.uri, version, analysis.line_index, fix.edits)))
     return out
+
+
+def _preferred_once(fixes):
+    """Each fix with whether it is marked preferred: the first safe or preferred fix of each issue
+    (operations.md §8.2's classes; one per diagnostic, so "auto fix" has one usual repair to apply)."""
+    marked: set[int] = set()
+    for fix in fixes:
+        preferred = fix.preferred and id(fix.issue) not in marked
+        if preferred:
+            marked.add(id(fix.issue))
+        yield fix, preferred
 
 
 def _overlaps(span: tuple[int, int], start: int, end: int) -> bool:

@@ -78,7 +78,8 @@ class GroophServer(LanguageServer):
         # Requests' own long work (formatting, code actions, rename …) runs here, beside the analyses.
         self.request_worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="grooph-requests")
         # The §8.2 checks of each current version's quick fixes, in a thread of their own (fix_checks.py).
-        self.fix_checks = FixChecks(lambda doc, result: self.scheduler.current(doc) is result)
+        self.fix_checks = FixChecks(lambda doc, result: self.scheduler.current(doc) is result
+                                    and not getattr(self.protocol, "_shutdown", False))
         self.told_standing: set[str] = set()  # documents already told a standing refusal (`Refused.standing`)
         # The workspace: files not open, links between maps and graphs (workspace.py); a map's graphs
         # are looked up in it, open texts winning over files.

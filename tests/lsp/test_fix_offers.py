@@ -1,6 +1,7 @@
 """Issue 21 through a real client that resolves edits later (as VS Code: `resolveSupport: edit`):
 
-- offered => applies: on every invalid fixture (graphs and maps), graph.md §7's examples and the
+- offered => applies: on every invalid fixture (graphs, maps, workflows, boards, episode records; the
+  neighbours' fixes come with their edits), graph.md §7's examples and the
   bench's faulty 24k documents, every quick fix the server lists for a diagnostic resolves to an edit,
   and that edit removes the issue and raises no new error (judged by a fresh analysis of the edited
   text); the menu is exactly the candidates that pass §8.2 (it may lack some while their checks are
@@ -26,8 +27,11 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 
 from grooph_core.ide import actions as core
 from grooph_core.ide.analysis import analyze
+from grooph_core.ide.neighbour_analysis import analyze_neighbour
+from grooph_core.ide.neighbour_repairs import neighbour_fixes
 from grooph_core.ide.text_edits import TextEdit, apply_edits
 from grooph_core.rules.map import file_graph_resolver
+from grooph_core.source.kinds import neighbour_from_name
 from grooph_core.source.line_index import LineIndex
 from tests.conftest import FIXTURES, fixture_files, sidecar
 from tests.core.ops.helpers import applies_cleanly
@@ -103,6 +107,8 @@ def _raw_edited(text: str, edit: dict) -> str:
 
 def _applies_documents():
     out = [(str(p.relative_to(FIXTURES)), p) for p in fixture_files("invalid") + fixture_files("maps", "invalid")]
+    out += [(str(p.relative_to(FIXTURES)), p) for kind in ("workflow", "board", "episodes")
+            for p in sorted((FIXTURES / kind / "invalid").rglob("*")) if neighbour_from_name(p.name)]
     for code, (doc, _, _) in graph_examples.EXAMPLES.items():
         out.append((f"graph.md §7 {code}", (f"{code.lower()}.grooph.json", json.dumps(doc, indent=2))))
     for make in (graph_document, map_document):
@@ -129,12 +135,22 @@ def test_every_listed_action_resolves_to_an_edit_that_applies(tmp_path):
             name, text = source
             uri = (tmp_path / name).as_uri()
         resolver = file_graph_resolver(str(source)) if name.endswith(".grooph-map.json") and isinstance(source, Path) else None
-        a = analyze(text, name=name, resolver=resolver)
+        neighbour = neighbour_from_name(name)
+        a = analyze_neighbour(text, neighbour) if neighbour else analyze(text, name=name, resolver=resolver)
         s.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "json", "version": 1, "text": text}})
         published = s.wait_until(lambda: next((n for n in s.notifications if n.message.get("method") == "textDocument/publishDiagnostics"
                                                and n.message["params"]["uri"] == uri), None), 60, f"diagnostics of {case}")
         for diag in published.message["params"]["diagnostics"]:
             issue = a.issues[diag["data"]["index"]]
+            if neighbour is not None:  # listed with their edits, checked before (ide/neighbour_repairs.py)
+                fixes = {f.title: f for f in neighbour_fixes(a, [issue])}
+                actions = _raw_menu(s, uri, diag, list(fixes))
+                assert sum(1 for x in actions if x.get("isPreferred")) <= 1, (case, [x["title"] for x in actions])
+                for action in actions:
+                    after = analyze_neighbour(_raw_edited(text, action["edit"]), neighbour)
+                    assert applies_cleanly(a, issue, after) is None, (case, action["title"], applies_cleanly(a, issue, after))
+                    resolved_count += 1
+                continue
             core.check_issue(a, issue)
             offers = {o.title: o for o in core.checked_offers(a, [issue])}
             actions = _raw_menu(s, uri, diag, list(offers))
