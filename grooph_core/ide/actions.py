@@ -134,6 +134,7 @@ class OfferChecks:
     background checks or by a request, whichever comes first; one issue is checked by one thread at
     a time (a second one waits for its verdict instead of checking it again)."""
 
+    index_of: dict[int, int]  # id(issue) -> its index in `analysis.issues`
     passing: dict[int, tuple[int, ...]] = field(default_factory=dict)
     # (issue index, position) -> the edits of a passing candidate, once made (`candidate_edits`)
     edits: dict[tuple[int, int], tuple[TextEdit, ...]] = field(default_factory=dict)
@@ -148,14 +149,20 @@ class OfferChecks:
 def offer_checks(analysis: Analysis, export: bool) -> OfferChecks:
     """The verdicts kept with this analysis (one version; its value is never modified)."""
     with _MEMO_GUARD:
-        return analysis.memo.setdefault(("offer-checks", export), OfferChecks())
+        found = analysis.memo.get(("offer-checks", export))
+        if found is None:
+            index_of = {id(issue): n for n, issue in enumerate(analysis.issues)}
+            found = analysis.memo[("offer-checks", export)] = OfferChecks(index_of)
+        return found
 
 
 _MEMO_GUARD = threading.Lock()
 
 
 def _index_of(analysis: Analysis, issue: Issue) -> int | None:
-    return next((n for n, i in enumerate(analysis.issues) if i is issue), None)
+    """The issue's index in `analysis.issues` (by identity), or None for an issue of another analysis."""
+    n = offer_checks(analysis, False).index_of.get(id(issue))
+    return n if n is not None and analysis.issues[n] is issue else None
 
 
 def check_issue(analysis: Analysis, issue: Issue, *, export: bool = False, stop=None) -> tuple[int, ...]:
