@@ -1,8 +1,8 @@
 """Quick-fix candidates checked in the background (issue 21: every action listed applies; operations.md §8.2).
 
-Right after the analysis of a document's current version lands, the §8.2 checks of every candidate
-repair of every issue run in a thread of their own, issue by issue, then the edits of the candidates
-that passed are made; both are kept with the analysis (`grooph_core.ide.actions.OfferChecks`), so
+Once the analysis of a document's current version has landed and the text has stayed as it is for as
+long as that analysis took, the §8.2 checks of every candidate repair of every issue run in a thread
+of their own, issue by issue, then the edits of the candidates that passed are made; both are kept with the analysis (`grooph_core.ide.actions.OfferChecks`), so
 `codeAction/resolve` finds its edit made. A newer version, a change of settings, closing the document
 or shutting down stops that work at the next candidate (each check validates the whole document once:
 about 3 ms at 24k characters, 100 ms at 1M). `textDocument/codeAction` lists only candidates that
@@ -54,6 +54,7 @@ class _Job:
         self._loop = asyncio.get_running_loop()
         self._waiters: list[tuple[frozenset[int], asyncio.Future]] = []
         self.finished = False
+        self.timer: asyncio.TimerHandle | None = None  # the start, while it waits (`FixChecks.start`)
 
     def stop(self) -> bool:
         return self.stopped.is_set() or self.stale()
@@ -127,20 +128,34 @@ class FixChecks:
 
     def start(self, doc: "OpenDocument", result: "Result", export: bool) -> None:
         """Check the candidates of this (current) result's issues, replacing the document's older job."""
-        old = self._jobs.pop(doc.uri, None)
-        if old is not None:
-            old.stopped.set()
+        self.forget(doc.uri)
         analysis = result.analysis
         if analysis is None or not analysis.issues or not hasattr(analysis, "memo"):
             return  # a neighbouring document: its fixes are checked in the request (neighbour_repairs)
         job = _Job(result, export, lambda: not self._is_current(doc, result))
         self._jobs[doc.uri] = job
-        self.executor.submit(job.run)
+        # after a quiet moment as long as the analysis took: a key typed meanwhile stops the job before
+        # it ever runs, so the next analysis does not share the interpreter with a check (1M: ~100 ms)
+        job.timer = asyncio.get_running_loop().call_later(result.ms / 1000, self._submit, job)
+
+    def _submit(self, job: _Job) -> None:
+        if job.timer is not None:
+            job.timer.cancel()
+            job.timer = None
+            if not job.stop():
+                self.executor.submit(job.run)
+            else:
+                job._done()
 
     def forget(self, uri: str) -> None:
+        """Stop the document's job (closed, or a newer result replaces it)."""
         job = self._jobs.pop(uri, None)
         if job is not None:
             job.stopped.set()
+            if job.timer is not None:  # it never started
+                job.timer.cancel()
+                job.timer = None
+                job._done()
 
     async def settle(self, doc: "OpenDocument", result: "Result", issues: list, export: bool) -> None:
         """Wait, at most `wait_ms`, until these issues of this result are checked (first in the queue)."""
@@ -153,6 +168,7 @@ class FixChecks:
         index_of = {id(i): n for n, i in enumerate(result.analysis.issues)}
         wanted = [index_of[id(i)] for i in issues if id(i) in index_of]
         job.first(wanted)
+        self._submit(job)  # a request is waiting: no quiet moment
         try:
             await asyncio.wait_for(asyncio.shield(job.when_checked(wanted)), wait_ms(len(result.analysis.text)) / 1000)
         except asyncio.TimeoutError:
