@@ -83,9 +83,10 @@ def _chosen_issues(analysis, params: lsp.CodeActionParams, encoding: str) -> tup
 
 
 async def code_action(ls, params: lsp.CodeActionParams) -> list[lsp.CodeAction] | None:
-    """Quick fixes and fix-all. A client that resolves edits gets titles at once (the checks and
-    the edit wait for `codeAction/resolve`); another gets every action with its edit, made in the
-    request worker so the event loop keeps answering."""
+    """Quick fixes and fix-all, only those that passed the §8.2 checks (issue 21). A client that
+    resolves edits gets the titles of the candidates the background checks passed (fix_checks.py;
+    the edit waits for `codeAction/resolve`); another gets every action with its edit, checked and
+    made in the request worker so the event loop keeps answering."""
     doc = ls.served(params.text_document.uri)
     if doc is None:
         return await _neighbour_actions(ls, params)
@@ -108,8 +109,10 @@ async def code_action(ls, params: lsp.CodeActionParams) -> list[lsp.CodeAction] 
         def stop() -> bool:
             return cancelled.is_set() or ls.store.get(doc.uri) is not doc or doc.version != version
 
+        if lazy and core.unchecked(analysis, chosen, export=export):
+            await ls.fix_checks.settle(doc, result, chosen, export)
         try:
-            fixes = await ls.off_loop(lambda: core.fix_offers(analysis, chosen) if lazy
+            fixes = await ls.off_loop(lambda: core.checked_offers(analysis, chosen, export=export) if lazy
                                       else core.quick_fixes(analysis, chosen, export=export, stop=stop))
         except asyncio.CancelledError:
             cancelled.set()
@@ -117,17 +120,13 @@ async def code_action(ls, params: lsp.CodeActionParams) -> list[lsp.CodeAction] 
         except Stopped:
             raise ContentModified("The document changed while its quick fixes were checked; ask again.") from None
         seen: set = set()
-        preferred_for: set[int] = set()
-        for fix in fixes:
+        for fix, preferred in _preferred_once(fixes):
             n = index_of.get(id(fix.issue))
             key = (fix.title, n) if lazy else (fix.title, fix.edits)
             if key in seen:  # two issues with the same repair (one edge, two findings) give one action
                 continue
             seen.add(key)
             diag = diag_by_index.get(n)
-            preferred = fix.preferred and id(fix.issue) not in preferred_for  # one per diagnostic
-            if preferred:
-                preferred_for.add(id(fix.issue))
             out.append(convert.code_action(
                 fix.title, lsp.CodeActionKind.QuickFix, diagnostic=diag, preferred=preferred,
                 data={"uri": doc.uri, "version": version, "issue": n, "code": fix.issue.code, "title": fix.title} if lazy else None,
@@ -260,11 +259,22 @@ async def _neighbour_actions(ls: "GroophServer", params: lsp.CodeActionParams) -
     index_of = {id(issue): n for n, issue in enumerate(analysis.issues)}
     fixes = await ls.off_loop(lambda: neighbour_fixes(analysis, chosen)) if chosen else []
     out = []
-    for fix in fixes:
+    for fix, preferred in _preferred_once(fixes):
         diag = diag_by_index.get(index_of.get(id(fix.issue)))
-        out.append(convert.code_action(fix.title, lsp.CodeActionKind.QuickFix, diagnostic=diag, preferred=fix.preferred,
+        out.append(convert.code_action(fix.title, lsp.CodeActionKind.QuickFix, diagnostic=diag, preferred=preferred,
                                        edit=_workspace_edit(ls, doc.uri, version, analysis.line_index, fix.edits)))
     return out
+
+
+def _preferred_once(fixes):
+    """Each fix with whether it is marked preferred: the first safe or preferred fix of each issue
+    (operations.md §8.2's classes; one per diagnostic, so "auto fix" has one usual repair to apply)."""
+    marked: set[int] = set()
+    for fix in fixes:
+        preferred = fix.preferred and id(fix.issue) not in marked
+        if preferred:
+            marked.add(id(fix.issue))
+        yield fix, preferred
 
 
 def _overlaps(span: tuple[int, int], start: int, end: int) -> bool:

@@ -84,6 +84,7 @@ def did_save(ls: "GroophServer", params: lsp.DidSaveTextDocumentParams) -> None:
 async def did_close(ls: "GroophServer", params: lsp.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
     ls.scheduler.forget(uri)
+    ls.fix_checks.forget(uri)
     ls.store.close(uri)
     if not ls.pull:
         ls.text_document_publish_diagnostics(convert.publish(uri, []))

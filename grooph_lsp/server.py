@@ -22,6 +22,7 @@ from grooph_lsp import actions, convert, features, lifecycle, workspace_features
 from grooph_lsp.convert import to_lsp_diagnostic
 from grooph_lsp.documents import DocumentStore, OpenDocument, analyse_text
 from grooph_lsp.errors import REQUEST_VERSION, quiet_refusals
+from grooph_lsp.fix_checks import FixChecks
 from grooph_lsp.scheduler import Result, Scheduler, Snapshot
 from grooph_lsp.settings import Settings, merge
 from grooph_lsp.workspace import Workspace
@@ -76,6 +77,9 @@ class GroophServer(LanguageServer):
                                    lambda: self.settings.debounce_ms)
         # Requests' own long work (formatting, code actions, rename …) runs here, beside the analyses.
         self.request_worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="grooph-requests")
+        # The §8.2 checks of each current version's quick fixes, in a thread of their own (fix_checks.py).
+        self.fix_checks = FixChecks(lambda doc, result: self.scheduler.current(doc) is result
+                                    and not getattr(self.protocol, "_shutdown", False))
         self.told_standing: set[str] = set()  # documents already told a standing refusal (`Refused.standing`)
         # The workspace: files not open, links between maps and graphs (workspace.py); a map's graphs
         # are looked up in it, open texts winning over files.
@@ -122,8 +126,12 @@ class GroophServer(LanguageServer):
         """Push a result's diagnostics under its own version: it is the newest analysed (scheduler)."""
         snap = result.snapshot
         doc = self.store.get(snap.uri)
-        if self.pull or doc is None or getattr(self.protocol, "_shutdown", False):
+        if doc is None or getattr(self.protocol, "_shutdown", False):
             return  # after shutdown the client reads nothing more (and stdout may be closed)
+        if current:
+            self.fix_checks.start(doc, result, export=snap.key[2])
+        if self.pull:
+            return
         if current and result.analysis is not None:
             doc.use_lines(result.analysis.line_index)  # the next change's offsets need this version's lines
         diags = result.diagnostics

@@ -8,7 +8,8 @@ cannot be applied returns no edit, so the document stays as it is.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, field
 
 from grooph_core.ide.analysis import Analysis
 from grooph_core.ide.neighbour_analysis import NeighbourAnalysis
@@ -18,7 +19,7 @@ from grooph_core.issues import Issue
 from grooph_core.ops import apply
 from grooph_core.ops.doc_edits import is_edit_list
 from grooph_core.ops.memo import RepairMemo
-from grooph_core.ops.repairs import repairs_for, result_of, candidates_for, fix_all as repair_all
+from grooph_core.ops.repairs import Stopped, repairs_for, result_of, candidates_for, check_candidates, fix_all as repair_all
 from grooph_core.picture import PictureError, render_svg
 from grooph_core.schema.canonical import canonical_text
 from grooph_core.schema.check import schema_issues
@@ -108,20 +109,124 @@ def repair_memo(analysis: Analysis):
 
 
 def quick_fixes(analysis: Analysis, issues: list[Issue], *, export: bool = False, stop=None) -> list[QuickFix]:
-    """The repairs of operations.md §8 for these issues, as edits of the text, best first per issue.
-    `stop()` is asked between candidates; when true, `Stopped` (grooph_core.ops.repairs) is raised."""
+    """The repairs of operations.md §8 for these issues that pass the §8.2 checks (`check_issue`), as
+    edits of the text, best first per issue. `stop()` is asked between candidates (checks and edits);
+    when true, `Stopped` (grooph_core.ops.repairs) is raised."""
     if _needs_parsed(analysis) is not None:
         return []
     out: list[QuickFix] = []
-    before = _reference_issues(analysis, export)
     for issue in issues:
-        for repair in repairs_for(issue, analysis.value, analysis.kind, export=export, stop=stop, before=before,
-                                  memo=repair_memo(analysis)):
-            new_doc = result_of(repair, analysis.value, analysis.kind)
-            if new_doc is None:
-                continue
-            out.append(QuickFix(repair.title, repair.kind, tuple(change_edits(analysis, new_doc)), issue, repair.fill))
+        found = candidates_for(issue, analysis.value, analysis.kind, repair_memo(analysis))
+        for k in check_issue(analysis, issue, export=export, stop=stop):
+            if stop is not None and stop():  # an edit costs about what a check does (80 ms at 1M)
+                raise Stopped
+            edits = candidate_edits(analysis, issue, k, export=export)
+            if edits is not None:
+                out.append(QuickFix(found[k].title, found[k].kind, edits, issue, found[k].fill))
     return out
+
+
+@dataclass
+class OfferChecks:
+    """The §8.2 verdicts of one analysis's quick-fix candidates (issue 21: every action listed
+    applies), for one export flag: per issue (by its index in `analysis.issues`), the positions, in
+    `candidates_for` order, of the candidates that pass. Filled issue by issue, by the server's
+    background checks or by a request, whichever comes first; one issue is checked by one thread at
+    a time (a second one waits for its verdict instead of checking it again)."""
+
+    index_of: dict[int, int]  # id(issue) -> its index in `analysis.issues`
+    passing: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    # (issue index, position) -> the edits of a passing candidate, once made (`candidate_edits`)
+    edits: dict[tuple[int, int], tuple[TextEdit, ...]] = field(default_factory=dict)
+    _guard: threading.Lock = field(default_factory=threading.Lock)
+    _locks: dict[int, threading.Lock] = field(default_factory=dict)
+
+    def lock(self, n: int) -> threading.Lock:
+        with self._guard:
+            return self._locks.setdefault(n, threading.Lock())
+
+
+def offer_checks(analysis: Analysis, export: bool) -> OfferChecks:
+    """The verdicts kept with this analysis (one version; its value is never modified)."""
+    with _MEMO_GUARD:
+        found = analysis.memo.get(("offer-checks", export))
+        if found is None:
+            index_of = {id(issue): n for n, issue in enumerate(analysis.issues)}
+            found = analysis.memo[("offer-checks", export)] = OfferChecks(index_of)
+        return found
+
+
+_MEMO_GUARD = threading.Lock()
+
+
+def _index_of(analysis: Analysis, issue: Issue) -> int | None:
+    """The issue's index in `analysis.issues` (by identity), or None for an issue of another analysis."""
+    n = offer_checks(analysis, False).index_of.get(id(issue))
+    return n if n is not None and analysis.issues[n] is issue else None
+
+
+def check_issue(analysis: Analysis, issue: Issue, *, export: bool = False, stop=None) -> tuple[int, ...]:
+    """The positions (in `candidates_for` order) of the candidates of `issue` that pass every check of
+    §8.2 on this document: the verdict kept with the analysis, else computed now and kept. `stop()` is
+    asked between candidates; when true, `Stopped` is raised and nothing is kept for the issue."""
+    if _needs_parsed(analysis) is not None:
+        return ()
+    n = _index_of(analysis, issue)
+    checks = offer_checks(analysis, export)
+    if n is not None and n in checks.passing:
+        return checks.passing[n]
+    with checks.lock(n) if n is not None else threading.Lock():
+        if n is not None and n in checks.passing:  # checked by another thread meanwhile
+            return checks.passing[n]
+        found = candidates_for(issue, analysis.value, analysis.kind, repair_memo(analysis))
+        verdicts = check_candidates(issue, analysis.value, analysis.kind, found, export=export, stop=stop,
+                                    before=_reference_issues(analysis, export))
+        passing = tuple(k for k, ok in enumerate(verdicts) if ok)
+        if n is not None:
+            checks.passing[n] = passing
+        return passing
+
+
+def candidate_edits(analysis: Analysis, issue: Issue, k: int, *, export: bool = False) -> tuple[TextEdit, ...] | None:
+    """The text edits of the candidate at position `k` of `issue` (one that passed `check_issue`): kept
+    with the analysis once made, so the background can make them before `codeAction/resolve` asks (a
+    1M document's edits take about 80 ms). None when the repair does not apply."""
+    n = _index_of(analysis, issue)
+    checks = offer_checks(analysis, export)
+    made = checks.edits.get((n, k)) if n is not None else None
+    if made is not None:
+        return made
+    found = candidates_for(issue, analysis.value, analysis.kind, repair_memo(analysis))
+    new_doc = result_of(found[k].repair(), analysis.value, analysis.kind)
+    if new_doc is None:
+        return None
+    made = tuple(change_edits(analysis, new_doc))
+    if n is not None:
+        checks.edits[(n, k)] = made
+    return made
+
+
+def prepare_edits(analysis: Analysis, *, export: bool = False, stop=None) -> None:
+    """Make the edits of every checked, passing candidate (`candidate_edits`), asking `stop()` before
+    each; raises `Stopped` when it is true."""
+    if _needs_parsed(analysis) is not None:
+        return
+    checks = offer_checks(analysis, export)
+    for n, positions in sorted(checks.passing.items()):
+        for k in positions:
+            if (n, k) in checks.edits:
+                continue
+            if stop is not None and stop():
+                raise Stopped
+            candidate_edits(analysis, analysis.issues[n], k, export=export)
+
+
+def unchecked(analysis: Analysis, issues: list[Issue], *, export: bool = False) -> list[Issue]:
+    """The issues among these whose candidates have no verdict yet (`check_issue` has not run)."""
+    if _needs_parsed(analysis) is not None:
+        return []
+    passing = offer_checks(analysis, export).passing
+    return [i for i in issues if _index_of(analysis, i) not in passing]
 
 
 @dataclass(frozen=True)
@@ -137,6 +242,23 @@ class FixOffer:
     @property
     def preferred(self) -> bool:
         return self.repair_class in ("safe", "preferred")
+
+
+def checked_offers(analysis: Analysis, issues: list[Issue], *, export: bool = False) -> list[FixOffer]:
+    """The quick fixes of these issues that passed the §8.2 checks (operations.md §8.2; issue 21:
+    every one resolves to its edit), best first per issue, from the verdicts already kept: an issue
+    not checked yet (`unchecked`) has none here."""
+    if _needs_parsed(analysis) is not None:
+        return []
+    passing = offer_checks(analysis, export).passing
+    out: list[FixOffer] = []
+    for issue in issues:
+        positions = passing.get(_index_of(analysis, issue))
+        if not positions:
+            continue
+        found = candidates_for(issue, analysis.value, analysis.kind, repair_memo(analysis))
+        out += [FixOffer(found[k].title, found[k].kind, issue, found[k].fill) for k in positions]
+    return out
 
 
 def fix_offers(analysis: Analysis, issues: list[Issue]) -> list[FixOffer]:
@@ -162,8 +284,20 @@ def resolve_offer(analysis: Analysis, issue: Issue, title: str, *, export: bool 
     refused = _needs_parsed(analysis)
     if refused is not None:
         return refused
-    for repair in repairs_for(issue, analysis.value, analysis.kind, export=export, title=title,
-                              before=_reference_issues(analysis, export), memo=repair_memo(analysis)):
+    n = _index_of(analysis, issue)
+    known = offer_checks(analysis, export).passing.get(n) if n is not None else None
+    if known is not None:  # checked already (the background checks, or the menu's request): no second check
+        found = candidates_for(issue, analysis.value, analysis.kind, repair_memo(analysis))
+        for k in (k for k in known if found[k].title == title):
+            edits = candidate_edits(analysis, issue, k, export=export)
+            if edits is not None:
+                return QuickFix(title, found[k].kind, edits, issue, found[k].fill)
+            break
+        repairs = []
+    else:  # not checked yet: only the candidates of this title
+        repairs = repairs_for(issue, analysis.value, analysis.kind, export=export, title=title,
+                              before=_reference_issues(analysis, export), memo=repair_memo(analysis))
+    for repair in repairs:
         new_doc = result_of(repair, analysis.value, analysis.kind)
         if new_doc is not None:
             return QuickFix(repair.title, repair.kind, tuple(change_edits(analysis, new_doc)), issue, repair.fill)

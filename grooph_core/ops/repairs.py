@@ -30,7 +30,7 @@ from grooph_core.ops.memo import RepairMemo
 from grooph_core.ops.repair_types import CLASS_ORDER, Candidate, Repair
 from grooph_core.rules.validate import validate_value
 
-__all__ = ["Repair", "repairs_for", "result_of", "fix_all", "candidates_for"]
+__all__ = ["Repair", "repairs_for", "result_of", "fix_all", "candidates_for", "check_candidates"]
 
 
 def _result(ops: list | tuple, doc: dict, kind: str) -> dict | None:
@@ -140,13 +140,22 @@ def repairs_for(issue: Issue, doc: dict, kind: str, *, export: bool = False, res
         return []
     if not verify:
         return [c.repair() for c in found]
+    verdicts = check_candidates(issue, doc, kind, found, export=export, resolver=resolver, stop=stop, before=before)
+    return [c.repair() for c, ok in zip(found, verdicts) if ok]
+
+
+def check_candidates(issue: Issue, doc: dict, kind: str, found: list[Candidate], *, export: bool = False,
+                     resolver=None, stop=None, before: list[Issue] | None = None) -> list[bool]:
+    """Whether each candidate of `issue` passes every check of §8.2 on `doc`, in order (`before`,
+    `resolver` and `stop` as in `repairs_for`; the document is validated at most once)."""
+    if not found:
+        return []
     checker = _Checker(issue, doc, kind, export, resolver, before=before)
     out = []
     for c in found:
         if stop is not None and stop():  # each check re-validates the document: stop between them
             raise Stopped
-        if checker.passes(c):
-            out.append(c.repair())
+        out.append(checker.passes(c))
     return out
 
 

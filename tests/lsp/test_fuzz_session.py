@@ -22,7 +22,9 @@ Asserted throughout:
 - every range in every answer, diagnostic and server request lies inside the document as the client
   holds it at that version (LSP lines: `\\n`, `\\r\\n`, `\\r` only; UTF-16 columns; never inside a
   surrogate pair), edits do not overlap, versioned edits name the version they were made for;
-- no traceback, and nothing at ERROR level, in the server's log or on its stderr.
+- no traceback, and nothing at ERROR level, in the server's log or on its stderr;
+- every quick fix the server lists (with its edit) removes the issue it was listed for and raises no new error
+  (issue 21), judged by analysing the text before and after it in the test's own process.
 
 Seeded and reproducible: `--fuzz-seed S` replays a session, `--fuzz-edits N` sets its length (2,000
 by default, the CI run; `--fuzz-edits 20000` is the long run). The client's choices depend only on
@@ -165,6 +167,7 @@ class FuzzSession:
         self.publishes = 0
         self.limit_hits = 0
         self.applied_server_edits = 0
+        self.judged_fixes = 0           # listed quick fixes checked to remove their issue and raise no new error
         self.models: dict[tuple[str, int], LspText] = {}
         self.current: ClientDoc | None = None
         self.kinds: dict[str, int] = {}
@@ -530,8 +533,45 @@ class FuzzSession:
         changes = action["edit"].get("documentChanges") or []
         if len(changes) != 1 or changes[0]["textDocument"]["uri"] != doc.uri:
             self.fail(f"code action {action.get('title')!r}: expected one edit of this document, got {action['edit']!r}")
+        for listed in with_edits:  # every quick fix listed for this version, not only the one applied
+            listed_changes = listed["edit"].get("documentChanges") or []
+            if (listed.get("kind") == "quickfix" and len(listed_changes) == 1
+                    and listed_changes[0]["textDocument"]["version"] == doc.version):
+                self.judge_fix(doc, listed["title"], listed_changes[0]["edits"])
         return self._apply_server_edits(doc, changes[0]["edits"], changes[0]["textDocument"]["version"],
                                         f"code_action {action.get('title', '')[:50]!r}")
+
+    def judge_fix(self, doc: ClientDoc, title: str, edits: list) -> None:
+        """Issue 21, offered => applies: the quick fix removes the issue it was listed for and raises no
+        new error, judged by analysing the text before and after it in this process."""
+        from grooph_core.ide import actions as core
+        from grooph_core.ide.neighbour_analysis import NeighbourAnalysis
+        from grooph_core.ide.neighbour_repairs import neighbour_fixes
+        from grooph_core.ide.text_edits import TextEdit, apply_edits
+        from grooph_lsp.documents import analyse_text
+        from tests.core.ops.helpers import applies_cleanly
+
+        before = analyse_text(doc.uri, doc.path.name, doc.text, export=False, max_chars=MAX_DOC_CHARS)
+        issue = fill = None
+        if isinstance(before, NeighbourAnalysis):
+            issue = next((f.issue for f in neighbour_fixes(before, before.issues) if f.title == title), None)
+        else:
+            for candidate in before.issues:
+                core.check_issue(before, candidate)
+                offer = next((o for o in core.checked_offers(before, [candidate]) if o.title == title), None)
+                if offer is not None:
+                    issue, fill = candidate, offer.fill
+                    break
+        if issue is None:
+            self.fail(f"code action {title!r}: no issue of this text has it among the fixes that pass §8.2")
+        model = self.model(doc)
+        after_text = apply_edits(doc.text, [TextEdit(model.offset(e["range"]["start"]), model.offset(e["range"]["end"]),
+                                                     e["newText"]) for e in edits])
+        after = analyse_text(doc.uri, doc.path.name, after_text, export=False, max_chars=MAX_DOC_CHARS)
+        verdict = None if fill is not None else applies_cleanly(before, issue, after)
+        if verdict is not None:
+            self.fail(f"code action {title!r} on {issue.code}: {verdict}")
+        self.judged_fixes += 1
 
     def _server_rename(self, doc: ClientDoc) -> bool:
         pos = self.id_position(doc)
@@ -1030,7 +1070,9 @@ def test_fuzzed_editing_session(request, tmp_path):
         assert not bad, f"the server's {name} has errors:\n" + text[-4000:]
     assert session.edits >= edits
     assert session.typing_runs, "the session typed continuously at least once"
-    print(f"\nfuzz session: seed {seed!r}, {session.edits} edits ({session.applied_server_edits} made by the server), "
+    assert session.judged_fixes, "the session was offered at least one quick fix (and judged it)"
+    print(f"\nfuzz session: seed {seed!r}, {session.edits} edits ({session.applied_server_edits} made by the server, "
+          f"{session.judged_fixes} quick fixes judged), "
           f"{session.requests} requests, {session.cancels} cancels, {session.publishes} diagnostics published, "
           f"{session.limit_hits} E_DOC_LIMIT, errors {session.errors}, {len(documents)} documents, "
           f"{elapsed:.0f} s, server peak memory {peak and peak // 1024} MB\n"

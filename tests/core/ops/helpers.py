@@ -77,3 +77,51 @@ def edge(doc: dict, edge_id: str) -> dict:
 
 def loop(doc: dict, loop_id: str) -> dict:
     return next(lp for lp in doc["loops"] if lp["id"] == loop_id)
+
+
+# The one error a repair may leave on an object it creates, as the next step its title announces:
+# a cycle made a loop whose back edge leaves an agent is a judgment loop, and its bar is the person's
+# (operations.md §8.4 E_CYCLE_NO_STOP and E_JUDGMENT_LOOP_NO_BAR; ops/graph_repairs.cycle_no_stop).
+FOLLOW_UPS = {"E_CYCLE_NO_STOP": "E_JUDGMENT_LOOP_NO_BAR"}
+
+
+def applies_cleanly(before, issue, after) -> str | None:
+    """Issue 21's "offered => applies" verdict for a quick fix of `issue`, seen from the analyses of the
+    text before and after its edit (operations.md §8.2 items 3 and 4): None when the issue is gone (no
+    issue with its code, `at` and pointers) and no new error came (none of a code more often than
+    before, none about ids the document had that was not there before; `FOLLOW_UPS` excepted), else
+    what went wrong."""
+    from collections import Counter
+
+    gone = not any((i.code, tuple(i.at), tuple(i.pointers)) == (issue.code, tuple(issue.at), tuple(issue.pointers))
+                   for i in after.issues)
+    if not gone:
+        return f"{issue.code} {list(issue.at)} is still there"
+    known = set(_ids(before.value))
+    errors_before = [i for i in before.issues if i.severity == "error"]
+    errors_after = [i for i in after.issues if i.severity == "error"
+                    and not (i.code == FOLLOW_UPS.get(issue.code) and i.at and not set(i.at) & known)]
+    counted_before = Counter(i.code for i in errors_before)
+    for code, n in Counter(i.code for i in errors_after).items():
+        if n > counted_before.get(code, 0):
+            return f"{n - counted_before.get(code, 0)} more {code}"
+    placed_before = {(i.code, tuple(i.at)) for i in errors_before}
+    for i in errors_after:
+        if set(i.at) <= known and (i.code, tuple(i.at)) not in placed_before:
+            return f"a new {i.code} {list(i.at)}: {i.message}"
+    return None
+
+
+def _ids(value) -> list[str]:
+    """Every string `id` of the objects of a document value (any depth)."""
+    found: list[str] = []
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            if isinstance(v.get("id"), str):
+                found.append(v["id"])
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+    return found
