@@ -389,7 +389,7 @@ def neighbour_analysis(text: str, kind: str) -> list:
     from grooph_core.ide.neighbour_analysis import analyze_neighbour
 
     a = analyze_neighbour(text, next(k for k in NEIGHBOURS if k.name == kind))
-    return [(i.code, a.lsp_range(i)) for i in a.issues]
+    return [(i.code, a.issue_range(i)) for i in a.issues]
 
 
 def measure_neighbour_in_process(doc: NeighbourDoc, repeats: int) -> dict:
