@@ -486,9 +486,18 @@ def measure_neighbour_server(doc: NeighbourDoc, repeats: int, file: Path, *, ser
     return out
 
 
+def measure_yaml_peer(doc: NeighbourDoc, repeats: int, file: Path) -> dict:
+    """The same open and keystrokes through yaml-language-server with our workflow schema (bench/yaml_peer.py)."""
+    from bench import yaml_peer
+
+    at = _position(doc.text, doc.edit_at)
+    return yaml_peer.measure(doc.text, (at, {"line": at["line"], "character": at["character"] + 1}), file, repeats)
+
+
 def neighbour_table(results: list[dict], graphs: list[dict], clock: str = "cpu") -> str:
     head = ("doc", "chars", "issues", "floor", "peer", "ours(a)", "a broken", "/graph", "open", "rt p50", "rt p95",
-            "rt cpu", "/graph rt", "rt break", "rt repair", "b+r cpu", "hover", "compl", "items", "mem MB")
+            "rt cpu", "/graph rt", "rt break", "rt repair", "b+r cpu", "hover", "compl", "items", "mem MB",
+            "yls open", "yls rt", "yls cpu", "/yls rt", "yls MB")
     rows = [head]
     for r in results:
         srv = r.get("server", {})
@@ -498,6 +507,8 @@ def neighbour_table(results: list[dict], graphs: list[dict], clock: str = "cpu")
         g_rt = g.get("server", {}).get("round_trip", {}).get("p50") if g else None
         rt = srv.get("round_trip", {}).get("p50")
         mem = srv.get("peak_hwm_kb")
+        yls = r.get("yaml_peer", {})
+        yls_rt, yls_mem = yls.get("round_trip", {}).get("p50"), yls.get("peak_hwm_kb")
         rows.append((
             r["kind"], f"{r['chars']:,}", str(len(r["issues"])), _ms(r["floor"][clock]["p50"]),
             _ms(r.get("peer", {}).get(clock, {}).get("p50")), _ms(a), _ms(r["analysis_broken"][clock]["p50"]),
@@ -510,6 +521,8 @@ def neighbour_table(results: list[dict], graphs: list[dict], clock: str = "cpu")
             else _ms(srv.get("completion", {}).get("p50")),
             str(srv.get("completion_items", "-")),
             "-" if mem is None else f"{mem / 1024:.0f} (+{(mem - srv['idle_hwm_kb']) / 1024:.0f})",
+            _ms(yls.get("open_ms")), _ms(yls_rt), _ms(yls.get("round_trip_server_cpu_ms")), _ratio(rt, yls_rt),
+            "-" if yls_mem is None else f"{yls_mem / 1024:.0f} (+{(yls_mem - yls['idle_hwm_kb']) / 1024:.0f})",
         ))
     return _aligned(rows)
 
@@ -522,7 +535,10 @@ the editor) plus the range of every issue; a broken = the same with one characte
 keystroke in a text value -> its diagnostics (default settings); rt cpu = the server's CPU per keystroke;
 rt break / rt repair = the keystroke that breaks the syntax and the one that removes it; b+r cpu = the
 server's CPU for the pair; hover on a key, compl = a completion where a name is
-expected (items = how many it offered); mem = server peak VmHWM (+ growth over idle)."""
+expected (items = how many it offered); mem = server peak VmHWM (+ growth over idle); yls = the workflow's
+second peer, yaml-language-server with workflow.schema.json (bench/yaml_peer.py): open -> diagnostics,
+the same keystroke -> its next diagnostics (wall; its own 200 ms wait included), its CPU per keystroke,
+/yls rt = our rt over its rt, and its peak VmHWM (+ growth over idle)."""
 
 
 # ---- the table -------------------------------------------------------------------------------------
@@ -705,6 +721,10 @@ def main(argv: list[str] | None = None) -> int:
             if not args.no_server:
                 r["server"] = measure_neighbour_server(d, repeats[d.name], files[d.name],
                                                        server_root=Path(args.server_root))
+            if d.kind == "workflow" and not args.no_peer:
+                r["yaml_peer"] = measure_yaml_peer(d, repeats[d.name], files[d.name])
+                if "error" in r["yaml_peer"]:
+                    print(f"yaml-language-server: {r['yaml_peer']['error']}", file=sys.stderr)
             neighbour_results.append(r)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
