@@ -161,8 +161,9 @@ class LspServerProcess:
                 self._cond.wait(min(left, 1.0))
             return self._responses.pop(rid)
 
-    def wait_diagnostics(self, uri: str, version: int) -> Received:
-        """The next publishDiagnostics for `uri` at `version` (older ones are skipped)."""
+    def wait_diagnostics(self, uri: str, version: int | None) -> Received:
+        """The next publishDiagnostics for `uri` at `version` (older ones are skipped); `None` takes the
+        next one without a version (a server that sends none, as yaml-language-server)."""
         deadline = time.perf_counter() + self.timeout
         while True:
             left = deadline - time.perf_counter()

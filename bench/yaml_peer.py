@@ -40,24 +40,6 @@ def unavailable() -> str | None:
     return None
 
 
-def _next_publish(server: LspServerProcess, uri: str) -> tuple[float, list]:
-    """(time read, diagnostics) of the next publishDiagnostics for `uri`."""
-    deadline = time.perf_counter() + server.timeout
-    while True:
-        left = deadline - time.perf_counter()
-        if left <= 0:
-            raise TimeoutError(f"yaml-language-server published nothing within {server.timeout:.0f} s")
-        try:
-            got = server.notifications.get(timeout=min(left, 1.0))
-        except queue.Empty:
-            if server.proc.poll() is not None:
-                raise RuntimeError("yaml-language-server exited") from None
-            continue
-        m = got.message
-        if m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri:
-            return got.at, m["params"]["diagnostics"]
-
-
 def _drain(server: LspServerProcess) -> None:
     while True:
         try:
@@ -84,7 +66,8 @@ def measure(text: str, edit_at: tuple[dict, dict], file: Path, repeats: int) -> 
         _drain(server)
         t = server.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1,
                                                                     "text": text}})
-        at, diagnostics = _next_publish(server, uri)
+        got = server.wait_diagnostics(uri, None)  # its publishes carry no version
+        at, diagnostics = got.at, got.message["params"]["diagnostics"]
         out["open_ms"] = (at - t) * 1000
         out["diagnostics"] = len(diagnostics)
         start, after = edit_at
@@ -98,7 +81,7 @@ def measure(text: str, edit_at: tuple[dict, dict], file: Path, repeats: int) -> 
             _drain(server)
             t = server.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version_no},
                                                          "contentChanges": [change]})
-            at, _ = _next_publish(server, uri)
+            at = server.wait_diagnostics(uri, None).at
             if k >= 2:
                 samples.append((at - t) * 1000)
         out["round_trip"] = summary(samples)
