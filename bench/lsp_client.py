@@ -3,7 +3,8 @@
 Hand-written on purpose: a reader thread stamps each message with the clock the moment its body has
 been read, so a measured round trip is the server's time plus the pipe, not a client framework's
 scheduling. The client answers the server's own requests (configuration, registration) with empty
-results and never sends anything the benchmark did not ask for.
+results, or with the sections it was given (`configuration`, for a peer that pulls its settings), and
+never sends anything the benchmark did not ask for.
 """
 
 from __future__ import annotations
@@ -32,8 +33,9 @@ class LspServerProcess:
     request/notify and waiting for messages."""
 
     def __init__(self, cwd: str, *, init_options: dict | None = None, timeout: float = 120.0,
-                 command: list[str] | None = None, resolve: bool = True) -> None:
+                 command: list[str] | None = None, resolve: bool = True, configuration: dict | None = None) -> None:
         self.timeout = timeout
+        self.configuration = configuration or {}  # section -> what workspace/configuration answers for it
         self.proc = subprocess.Popen(
             command or [sys.executable, "-m", "grooph_lsp"], cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
@@ -107,7 +109,7 @@ class LspServerProcess:
         method = request["method"]
         result: Any = None
         if method == "workspace/configuration":
-            result = [None for _ in request.get("params", {}).get("items", [])]
+            result = [self.configuration.get(item.get("section")) for item in request.get("params", {}).get("items", [])]
         self._write({"jsonrpc": "2.0", "id": request["id"], "result": result})
 
     # -- API --------------------------------------------------------------------------------------
@@ -159,8 +161,9 @@ class LspServerProcess:
                 self._cond.wait(min(left, 1.0))
             return self._responses.pop(rid)
 
-    def wait_diagnostics(self, uri: str, version: int) -> Received:
-        """The next publishDiagnostics for `uri` at `version` (older ones are skipped)."""
+    def wait_diagnostics(self, uri: str, version: int | None) -> Received:
+        """The next publishDiagnostics for `uri` at `version` (older ones are skipped); `None` takes the
+        next one without a version (a server that sends none, as yaml-language-server)."""
         deadline = time.perf_counter() + self.timeout
         while True:
             left = deadline - time.perf_counter()

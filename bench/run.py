@@ -66,6 +66,7 @@ ROOT = BENCH.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench import held_memory  # noqa: E402
 from bench.generate import Document, documents  # noqa: E402
 from bench.lsp_client import LspServerProcess  # noqa: E402
 
@@ -80,6 +81,7 @@ TARGETS = {
     "round_trip_p50_ms": {24_000: 25.0, 1_000_000: 250.0},
     "per_char_spread": 2.0,
     "memory_over_text": 10.0,
+    "workflow_round_trip_p50_ms": {24_000: 15.0, 1_000_000: 500.0},  # issue 24
 }
 
 
@@ -389,7 +391,7 @@ def neighbour_analysis(text: str, kind: str) -> list:
     from grooph_core.ide.neighbour_analysis import analyze_neighbour
 
     a = analyze_neighbour(text, next(k for k in NEIGHBOURS if k.name == kind))
-    return [(i.code, a.lsp_range(i)) for i in a.issues]
+    return [(i.code, a.issue_range(i)) for i in a.issues]
 
 
 def measure_neighbour_in_process(doc: NeighbourDoc, repeats: int) -> dict:
@@ -486,9 +488,18 @@ def measure_neighbour_server(doc: NeighbourDoc, repeats: int, file: Path, *, ser
     return out
 
 
+def measure_yaml_peer(doc: NeighbourDoc, repeats: int, file: Path) -> dict:
+    """The same open and keystrokes through yaml-language-server with our workflow schema (bench/yaml_peer.py)."""
+    from bench import yaml_peer
+
+    at = _position(doc.text, doc.edit_at)
+    return yaml_peer.measure(doc.text, (at, {"line": at["line"], "character": at["character"] + 1}), file, repeats)
+
+
 def neighbour_table(results: list[dict], graphs: list[dict], clock: str = "cpu") -> str:
     head = ("doc", "chars", "issues", "floor", "peer", "ours(a)", "a broken", "/graph", "open", "rt p50", "rt p95",
-            "rt cpu", "/graph rt", "rt break", "rt repair", "b+r cpu", "hover", "compl", "items", "mem MB")
+            "rt cpu", "/graph rt", "rt break", "rt repair", "b+r cpu", "hover", "compl", "items", "mem MB",
+            "held/text", "yls open", "yls rt", "yls cpu", "/yls rt", "yls MB")
     rows = [head]
     for r in results:
         srv = r.get("server", {})
@@ -498,6 +509,8 @@ def neighbour_table(results: list[dict], graphs: list[dict], clock: str = "cpu")
         g_rt = g.get("server", {}).get("round_trip", {}).get("p50") if g else None
         rt = srv.get("round_trip", {}).get("p50")
         mem = srv.get("peak_hwm_kb")
+        yls = r.get("yaml_peer", {})
+        yls_rt, yls_mem = yls.get("round_trip", {}).get("p50"), yls.get("peak_hwm_kb")
         rows.append((
             r["kind"], f"{r['chars']:,}", str(len(r["issues"])), _ms(r["floor"][clock]["p50"]),
             _ms(r.get("peer", {}).get(clock, {}).get("p50")), _ms(a), _ms(r["analysis_broken"][clock]["p50"]),
@@ -510,6 +523,8 @@ def neighbour_table(results: list[dict], graphs: list[dict], clock: str = "cpu")
             else _ms(srv.get("completion", {}).get("p50")),
             str(srv.get("completion_items", "-")),
             "-" if mem is None else f"{mem / 1024:.0f} (+{(mem - srv['idle_hwm_kb']) / 1024:.0f})",
+            _held(r), _ms(yls.get("open_ms")), _ms(yls_rt), _ms(yls.get("round_trip_server_cpu_ms")), _ratio(rt, yls_rt),
+            "-" if yls_mem is None else f"{yls_mem / 1024:.0f} (+{(yls_mem - yls['idle_hwm_kb']) / 1024:.0f})",
         ))
     return _aligned(rows)
 
@@ -522,7 +537,11 @@ the editor) plus the range of every issue; a broken = the same with one characte
 keystroke in a text value -> its diagnostics (default settings); rt cpu = the server's CPU per keystroke;
 rt break / rt repair = the keystroke that breaks the syntax and the one that removes it; b+r cpu = the
 server's CPU for the pair; hover on a key, compl = a completion where a name is
-expected (items = how many it offered); mem = server peak VmHWM (+ growth over idle)."""
+expected (items = how many it offered); mem = server peak VmHWM (+ growth over idle); held/text = what the
+server holds for it once analysed (tracemalloc) over its UTF-8 size; yls = the workflow's
+second peer, yaml-language-server with workflow.schema.json (bench/yaml_peer.py): open -> diagnostics,
+the same keystroke -> its next diagnostics (wall; its own 200 ms wait included), its CPU per keystroke,
+/yls rt = our rt over its rt, and its peak VmHWM (+ growth over idle)."""
 
 
 # ---- the table -------------------------------------------------------------------------------------
@@ -545,13 +564,17 @@ def _ms(x) -> str:
     return f"{x:.2f}" if x < 10 else f"{x:.1f}" if x < 100 else f"{x:.0f}"
 
 
+def _held(r: dict) -> str:
+    return f"{r['held']['over_text']:.1f}" if "held" in r else "-"
+
+
 def _ratio(a, b) -> str:
     return "-" if a is None or not b else f"{a / b:.2f}"
 
 
 def table(results: list[dict], clock: str = "cpu") -> str:
     head = ("doc", "chars", "issues", "floor", "peer", "ours(a)", "a p95", "/peer", "/floor",
-            "rt p50", "rt p95", "rt cpu", "typing", "fmt", "fix", "resolve", "hover", "hover busy", "mem MB", "mem/text")
+            "rt p50", "rt p95", "rt cpu", "typing", "fmt", "fix", "resolve", "hover", "hover busy", "mem MB", "mem/text", "held/text")
     rows = [head]
     for r in results:
         a = r["analysis"][clock]
@@ -569,7 +592,7 @@ def table(results: list[dict], clock: str = "cpu") -> str:
             _ms(srv.get("quick_fix_resolve", {}).get("p50")), _ms(srv.get("hover_idle", {}).get("p50")),
             _ms(srv.get("hover_during_analysis", {}).get("p50")),
             "-" if mem is None else f"{mem / 1024:.0f} (+{growth / 1024:.0f})",
-            "-" if mem is None else f"{growth * 1024 / r['bytes']:.1f}",
+            "-" if mem is None else f"{growth * 1024 / r['bytes']:.1f}", _held(r),
         ))
     return _aligned(rows)
 
@@ -585,7 +608,9 @@ fix = quick-fix codeAction request from a client with resolveSupport (as VS Code
 codeAction/resolve of its first action (when the edit was left for it); hover = a hover in a small
 document, idle; hover busy = the same sent right after a keystroke and a save in this document
 (during its analysis); mem MB = server peak VmHWM (+ growth over the idle server);
-mem/text = that growth over the document's UTF-8 size."""
+mem/text = that growth over the document's UTF-8 size; held/text = what the server holds for the
+document once analysed (tracemalloc, bench/held_memory.py: text, open document, analysis, diagnostics)
+over its UTF-8 size."""
 
 
 def verdicts(results: list[dict], clock: str = "cpu") -> list[str]:
@@ -615,6 +640,29 @@ def verdicts(results: list[dict], clock: str = "cpu") -> list[str]:
         worst = max(mems, key=lambda x: x[1])
         out.append(f"server memory <= 10x text at 1M: growth {'met' if worst[1] <= 10 else 'NOT met'} "
                    f"(worst {worst[1]:.1f}x growth, {worst[2]:.1f}x counting the idle server, on {worst[0]})")
+    return out
+
+
+def neighbour_verdicts(results: list[dict], graphs: list[dict]) -> list[str]:
+    """Issue 24's targets: the workflow's keystroke round trip at 24k and 1M, ahead of yaml-language-server,
+    and what the server holds at 1M within 10x the UTF-8 size for graphs, maps and workflows."""
+    out = []
+    for size, limit in TARGETS["workflow_round_trip_p50_ms"].items():
+        for r in results:
+            rt = r.get("server", {}).get("round_trip", {}).get("p50")
+            if r["kind"] != "workflow" or r["size"] != size or rt is None:
+                continue
+            peer = r.get("yaml_peer", {}).get("round_trip", {}).get("p50")
+            ahead = "" if peer is None else f"; yaml-language-server {peer:.0f} ms, {'ahead' if rt < peer else 'NOT ahead'}"
+            out.append(f"workflow keystroke p50 <= {limit:.0f} ms at {size:,}: {'met' if rt <= limit else 'NOT met'} "
+                       f"({rt:.1f} ms wall, server CPU {r['server']['round_trip_server_cpu_ms']:.1f} ms{ahead})")
+    held = [(r["name"], r["held"]["over_text"]) for r in graphs + results
+            if r["size"] == 1_000_000 and "held" in r and r["kind"] in ("graph", "map", "workflow")]
+    if held:
+        worst = max(held, key=lambda x: x[1])
+        out.append(f"held memory <= {TARGETS['memory_over_text']:.0f}x text at 1M: "
+                   f"{'met' if worst[1] <= TARGETS['memory_over_text'] else 'NOT met'} "
+                   f"({', '.join(f'{n} {x:.1f}x' for n, x in held)})")
     return out
 
 
@@ -688,6 +736,7 @@ def main(argv: list[str] | None = None) -> int:
             r = {"name": d.name, "kind": d.kind, "size": size, "faults": d.faults, "chars": d.chars,
                  "bytes": len(d.text.encode("utf-8")), "repeats": repeats[d.name]}
             r.update(measure_in_process(d, repeats[d.name]))
+            r["held"] = held_memory.held(d.text, d.name)
             if "results" in peer:
                 r["peer"] = peer["results"][d.name]
             if not args.no_server:
@@ -700,11 +749,16 @@ def main(argv: list[str] | None = None) -> int:
             r = {"name": d.name, "kind": d.kind, "size": size, "chars": d.chars,
                  "bytes": len(d.text.encode("utf-8")), "repeats": repeats[d.name]}
             r.update(measure_neighbour_in_process(d, repeats[d.name]))
+            r["held"] = held_memory.held(d.text, d.name)
             if "results" in peer and d.name in peer["results"]:
                 r["peer"] = peer["results"][d.name]
             if not args.no_server:
                 r["server"] = measure_neighbour_server(d, repeats[d.name], files[d.name],
                                                        server_root=Path(args.server_root))
+            if d.kind == "workflow" and not args.no_peer:
+                r["yaml_peer"] = measure_yaml_peer(d, repeats[d.name], files[d.name])
+                if "error" in r["yaml_peer"]:
+                    print(f"yaml-language-server: {r['yaml_peer']['error']}", file=sys.stderr)
             neighbour_results.append(r)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
@@ -728,6 +782,9 @@ def main(argv: list[str] | None = None) -> int:
         print()
         print(ntext)
         print(NEIGHBOUR_LEGEND)
+    nlines = neighbour_verdicts(neighbour_results, results)
+    for line in nlines:
+        print(line)
     if scan is not None:
         print()
         print(workspace_scan.describe(scan))
@@ -740,12 +797,14 @@ def main(argv: list[str] | None = None) -> int:
         "machine": {"python": platform.python_version(), "platform": platform.platform(), "cpus": os.cpu_count(),
                     "load_before": load_before, "load_after": os.getloadavg()},
         "peer": {k: v for k, v in peer.items() if k != "results"},
-        "targets": {**TARGETS, "round_trip_p50_ms": {str(k): v for k, v in TARGETS["round_trip_p50_ms"].items()}},
+        "targets": {**TARGETS, **{k: {str(size): v for size, v in TARGETS[k].items()}
+                                   for k in ("round_trip_p50_ms", "workflow_round_trip_p50_ms")}},
         "verdicts": lines,
         "table": text,
         "results": results,
         "neighbour_table": ntext,
         "neighbour_results": neighbour_results,
+        "neighbour_verdicts": nlines,
         "workspace_scan": scan,
     }
     Path(args.out).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")

@@ -91,7 +91,7 @@ def add_status_edit(analysis: NeighbourAnalysis, name: str) -> TextEdit:
     indent = text[line_start:first]
     if indent.strip():
         raise Refused("the last status entry does not start its own line")
-    last_end = max(end for _, end in node.vspans + node.kspans)
+    last_end = max(end for _, end in (*node.vspans, *node.kspans))
     line_end = text.find("\n", last_end)
     newline = "\r\n" if line_end > 0 and text[line_end - 1] == "\r" else "\n"
     if line_end < 0:

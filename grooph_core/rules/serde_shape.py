@@ -146,19 +146,18 @@ class _Walk:
         by_name = t.by_name
         for k, x in v.items():
             f = by_name.get(k)
-            kp = pointer_join(p, k)
             if f is None:
                 if t.closed:
                     hint = did_you_mean(k, t.names)
-                    self.add(kp, f'{t.title} has no field "{k}" (expected one of {", ".join(t.names)})'
+                    self.add(pointer_join(p, k), f'{t.title} has no field "{k}" (expected one of {", ".join(t.names)})'
                              + (f"; did you mean {hint}?" if hint else ""), on_key=True, problem="unknown_key",
                              suggestion=hint)
                 continue
-            if x is None and not f.required:
-                continue  # serde reads null as absence
-            if f.required and x is None:
-                continue  # reported above
-            self.check(f.type, x, kp, k)
+            if x is None:
+                continue  # serde reads null as absence; a required one is reported above
+            if type(x) is str and type(f.type) is StrType:
+                continue  # a string where a string goes (most members): no check, no pointer to build
+            self.check(f.type, x, pointer_join(p, k), k)
 
     def number(self, t: NumType, v: Any, p: str, name: str) -> None:
         if isinstance(v, bool) or not isinstance(v, (int, float)):

@@ -38,6 +38,7 @@ import gc
 from contextlib import contextmanager
 import threading
 from dataclasses import dataclass, field
+from typing import Callable
 from json import JSONDecodeError
 
 from grooph_core.issues import Issue, SchemaProblem, make
@@ -145,17 +146,32 @@ def parse_strict(text: str, *, max_depth: int = CLI_MAX_DEPTH) -> tuple[object, 
     `E_SCHEMA` "not valid JSON" issue (an empty text, a BOM, NaN/Infinity, trailing text, any syntax
     fault, nesting deeper than `max_depth`). Duplicate keys and lossy numbers are JSON.parse's to
     accept: the value keeps the last copy, as there. Never raises on any `str`."""
-    if text.strip() == "":
-        return None, not_json_issue("the document is empty")
+    value, why_not = _read_strict(text, max_depth)
+    return (value, None) if why_not is None else (None, not_json_issue(why_not()))
+
+
+def strict_value(text: str, *, max_depth: int = CLI_MAX_DEPTH) -> tuple[object, bool]:
+    """(value, True) when `parse_strict` accepts the text, else (None, False): the same verdict without
+    its explanation, which re-reads a refused text with the tolerant reader (seconds for a 1M YAML
+    text) and is wasted on a caller that needs only yes or no (a map's graph answer, map.md §6.8)."""
+    value, why_not = _read_strict(text, max_depth)
+    return value, why_not is None
+
+
+def _read_strict(text: str, max_depth: int) -> tuple[object, Callable[[], str] | None]:
+    """The value JSON.parse reads, or None and a function saying why the text is not JSON (called only
+    by a caller that reports it)."""
+    if not text or text.isspace():  # as `text.strip() == ""`, without a copy of the text
+        return None, lambda: "the document is empty"
     if text.startswith("\ufeff"):
-        return None, not_json_issue("a byte-order mark (U+FEFF) at the start is not JSON")
+        return None, lambda: "a byte-order mark (U+FEFF) at the start is not JSON"
     try:
         with collector_paused():
             value = loads(text)
     except (ValueError, RecursionError) as e:  # a syntax fault, NaN/Infinity, nesting the decoder recursed on
-        return None, not_json_issue(_explain(text, max_depth, e))
+        return None, lambda error=e: _explain(text, max_depth, error)
     if exceeds_depth(value, max_depth):
-        return None, not_json_issue(f"nested deeper than {max_depth} levels")
+        return None, lambda: f"nested deeper than {max_depth} levels"
     return value, None
 
 

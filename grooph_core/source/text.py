@@ -197,7 +197,12 @@ def pointer_escape(key: str) -> str:
 
 
 def pointer_join(base: str, *segments: object) -> str:
-    """Append segments (keys or indices) to a JSON pointer."""
+    """Append segments (keys or indices) to a JSON pointer. One plain key is the common case (the
+    rules' walks join one per member: 170,000 calls for a 1M workflow), so it skips the general path."""
+    if len(segments) == 1:
+        s = segments[0]
+        s = s if type(s) is str else str(s)
+        return f"{base}/{s}" if "~" not in s and "/" not in s else f"{base}/{pointer_escape(s)}"
     return base + "".join("/" + pointer_escape(str(s)) for s in segments)
 
 

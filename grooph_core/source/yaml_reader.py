@@ -25,6 +25,8 @@ flow collection bracket to bracket, a block collection from its first item to th
 from __future__ import annotations
 
 import re
+from array import array
+from itertools import islice
 import sys
 import warnings
 from bisect import bisect_right
@@ -87,21 +89,68 @@ _INDEX = re.compile(r"(?:0|[1-9][0-9]*)\Z")
 _TAG = "tag:yaml.org,2002:"
 
 
-class YNode:
-    """One mapping or sequence of the text: its span and its members (keys, key spans, value spans,
-    child collections) in text order; `index` maps a key to its first copy."""
+class Spans:
+    """The (start, end) spans of a node's members, kept as one flat array of offsets and read back as
+    tuples: 16 bytes a span instead of a tuple of two ints (about 110), which was most of what a
+    1M workflow's source map held (issue 24: 33.7 MB for a 1 MB text)."""
 
-    __slots__ = ("is_obj", "start", "end", "names", "kspans", "vspans", "kids", "index")
+    __slots__ = ("_offsets",)
+
+    def __init__(self) -> None:
+        self._offsets = array("q")
+
+    def append(self, span: Span) -> None:
+        self._offsets.extend(span)
+
+    def __len__(self) -> int:
+        return len(self._offsets) >> 1
+
+    def __getitem__(self, i: int) -> Span:
+        n = len(self._offsets) >> 1
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(i)
+        return self._offsets[2 * i], self._offsets[2 * i + 1]
+
+    def __iter__(self):
+        return zip(self._offsets[0::2], self._offsets[1::2])
+
+    def starts(self) -> array:
+        return self._offsets[0::2]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Spans) and self._offsets == other._offsets
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Spans({list(self)})"
+
+
+class YNode:
+    """One mapping or sequence of the text: its span and its members (key spans, value spans, child
+    collections) in text order; `index` maps a mapping's keys, in text order, to their members."""
+
+    __slots__ = ("is_obj", "start", "end", "kspans", "vspans", "kids", "index")
 
     def __init__(self, is_obj: bool, start: int, end: int):
         self.is_obj = is_obj
         self.start = start
         self.end = end
-        self.names: list[str] = []
-        self.kspans: list[Span] = []
-        self.vspans: list[Span] = []
+        self.kspans = Spans()
+        self.vspans = Spans()
         self.kids: list[YNode | None] = []
         self.index: dict[str, int] = {}
+
+    @property
+    def names(self) -> list[str]:
+        """A mapping's keys in text order."""
+        return list(self.index)
+
+    def key(self, i: int) -> str:
+        """The key of a mapping's member `i` (asked along one path per request, so not kept twice)."""
+        return next(islice(self.index, i, None))
 
 
 class YamlSourceMap:
@@ -180,7 +229,7 @@ class YamlSourceMap:
             i = self._member_at(node, offset)
             if i is None:
                 break
-            child = pointer + "/" + (pointer_escape(node.names[i]) if node.is_obj else str(i))
+            child = pointer + "/" + (pointer_escape(node.key(i)) if node.is_obj else str(i))
             if node.is_obj:
                 ks = node.kspans[i]
                 if ks[0] <= offset <= ks[1] and not (offset == ks[1] and node.vspans[i][0] <= offset < node.vspans[i][1]):
@@ -208,14 +257,14 @@ class YamlSourceMap:
             kid = node.kids[i]
             if kid is None or not kid.start <= offset <= kid.end:
                 return found
-            pointer += "/" + (pointer_escape(node.names[i]) if node.is_obj else str(i))
+            pointer += "/" + (pointer_escape(node.key(i)) if node.is_obj else str(i))
             node = kid
             if node.is_obj:
                 found = pointer
 
     @staticmethod
     def _member_at(node: YNode, offset: int) -> int | None:
-        starts = [ks[0] for ks in node.kspans] if node.is_obj else [vs[0] for vs in node.vspans]
+        starts = (node.kspans if node.is_obj else node.vspans).starts()
         i = bisect_right(starts, offset) - 1
         return i if i >= 0 else None
 
@@ -679,8 +728,7 @@ class _Builder:
                         "E_SYNTAX", f'the key "{name}" appears twice in this mapping; the engine refuses the file',
                         span=ks, related_spans=((first[0], first[1], "the first copy"),)))
                     continue
-                y.index[name] = len(y.names)
-                y.names.append(name)
+                y.index[name] = len(y.index)
                 y.kspans.append(ks)
                 y.vspans.append(vs)
                 y.kids.append(kid)

@@ -71,3 +71,47 @@ def test_a_tiny_run_writes_the_table_and_every_measure(tmp_path, capsys):
     if peer_ready:  # the peer agrees with the structural check: no schema fault is planted
         assert [r["peer"]["diagnostics"] for r in rows] == [r["issues"].count("E_SCHEMA") for r in rows] == [0, 0]
     assert any(line.startswith("analysis <= peer") for line in report["verdicts"]) == peer_ready
+
+
+def test_a_short_run_of_every_other_section_produces_its_figures(tmp_path, capsys):
+    """Issue 22 item 4: the neighbouring documents (in process, through the server, and the workflow's
+    second peer, yaml-language-server, when node and bench/node_modules have it), what the server holds
+    (tracemalloc) and the first workspace scan, each in a short run: every section has its figures
+    (counts and presence, never their values). It crashed unnoticed once (`lsp_range` after a rename)."""
+    from bench import yaml_peer
+
+    out = tmp_path / "results.json"
+    argv = ["--kinds", "workflow", "board", "--neighbour-sizes", "6000", "--repeats", "2", "--workspace", "12",
+            "--out", str(out)]
+    yls_ready = yaml_peer.unavailable() is None
+    if not yls_ready:
+        argv.append("--no-peer")
+    assert run.main(argv) == 0
+    printed = capsys.readouterr().out
+    report = json.loads(out.read_text("utf-8"))
+    assert report["neighbour_table"] in printed and "yls rt" in printed and "held/text" in printed
+    rows = report["neighbour_results"]
+    assert [r["kind"] for r in rows] == ["workflow", "board"]
+    for r in rows:
+        for measure in ("analysis", "analysis_broken", "floor"):
+            for clock in ("wall", "cpu"):
+                assert r[measure][clock]["n"] == 2 and r[measure][clock]["p50"] > 0, (r["kind"], measure)
+        assert r["held"]["bytes"] > len(r["name"]) and r["held"]["over_text"] > 0
+        assert set(r["held"]["parts"]) == {"text", "open document", "analysis and diagnostics"}
+        server = r["server"]
+        assert server["open_ms"] > 0 and server["diagnostics"] == len(r["issues"])
+        for measure in ("round_trip", "round_trip_broken", "round_trip_repaired", "hover", "completion"):
+            assert server[measure]["n"] >= 2, (r["kind"], measure)
+        assert server["round_trip_server_cpu_ms"] >= 0 and server["break_repair_server_cpu_ms"] >= 0
+        assert server["broken_first_diagnostic"], r["kind"]
+        assert server["peak_hwm_kb"] >= server["idle_hwm_kb"] > 0
+    workflow, board = rows
+    assert "W_UNKNOWN_KEY" in workflow["issues"]  # every blocked status has a note the model does not have
+    assert "yaml_peer" not in board
+    if yls_ready:
+        peer = workflow["yaml_peer"]
+        assert peer["version"] and peer["open_ms"] > 0 and peer["round_trip"]["n"] == 2
+        assert peer["peak_hwm_kb"] >= peer["idle_hwm_kb"] > 0
+    scan = report["workspace_scan"]
+    assert scan["documents"] == 12 and scan["published"] >= 1 and scan["server_cpu_s"] >= 0
+    assert "first workspace scan of 12 documents" in printed

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from grooph_core.source.json_reader import CLI_MAX_DEPTH, MAX_DEPTH, ParsedText, parse, parse_strict
+from grooph_core.source.json_reader import CLI_MAX_DEPTH, MAX_DEPTH, ParsedText, parse, parse_strict, strict_value
 from grooph_core.source.line_index import LineIndex
 from grooph_core.source.text import pointer_join
 from grooph_core.source.yaml_reader import parse_yaml
@@ -748,6 +748,15 @@ def test_strict_mode_depth_limit_is_the_command_lines():
     assert time.perf_counter() - t < 5
     # a syntax fault before a deep part: nesting is still what is named (the editor names it too)
     assert strict_message("[tru, " + "[" * 513 + "]" * 513 + "]") == too_deep
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(alphabet='{}[]":, 01tnefalrsu\\\n\ufeff', max_size=40) | st.sampled_from(["[" * 513 + "]" * 513, "[" * 512 + "]" * 512]))
+def test_the_strict_verdict_alone_is_parse_stricts(text):
+    """`strict_value` (the verdict without the explanation) accepts exactly what `parse_strict`
+    accepts, with the same value."""
+    value, err = parse_strict(text)
+    assert strict_value(text) == ((value, True) if err is None else (None, False))
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -14,7 +14,8 @@ from typing import Callable
 from grooph_core.issues import Facts, Issue, make
 from grooph_core.semantics.map_index import MapIndex
 from grooph_core.schema.check import schema_issues
-from grooph_core.source.load import parse_strict, NoSuchFile, read_document
+from grooph_core.source.json_reader import strict_value
+from grooph_core.source.load import NoSuchFile, read_document
 
 FOUND = "found"
 NOT_A_GRAPH = "not-a-graph"
@@ -45,8 +46,8 @@ def graph_path(map_path: str, pointer: object) -> str | None:
 def graph_answer_for_text(text: str) -> str:
     """found / not-a-graph for a graph's text: strict JSON passing the graph's structural check
     (graph.md §4). Graph rule findings do not matter."""
-    value, err = parse_strict(text)
-    if err is not None:
+    value, is_json = strict_value(text)  # only the verdict: explaining a refused text costs more than reading it
+    if not is_json:
         return NOT_A_GRAPH
     return NOT_A_GRAPH if schema_issues(value, "graph") else FOUND
 

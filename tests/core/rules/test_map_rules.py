@@ -536,6 +536,25 @@ def test_file_resolver_sees_a_file_change(tmp_path):
     assert resolver("g.grooph.json") == FOUND
 
 
+def test_an_open_text_that_is_not_json_is_no_graph_without_being_explained(monkeypatch):
+    """The editor asks for the graph answer of an open text after each change to it (a map may name
+    it): a YAML workflow, or a broken graph, is "not a graph" from the strict reader's verdict alone;
+    the tolerant re-read that explains a refusal (seconds on a 1M workflow, issue 24) is not run."""
+    import json
+
+    from grooph_core.rules.map.graph_pointers import graph_answer_for_text
+    from grooph_core.source import json_reader
+
+    def no_explaining(*args):
+        raise AssertionError("the refusal was explained")
+
+    monkeypatch.setattr(json_reader, "_explain", no_explaining)
+    for text in ("statuses:\n  a: {stored_as: done}\ninitial: [{target: a}]\n", '{"grooph": 0, "id": ', "", "\ufeff{}"):
+        assert graph_answer_for_text(text) == NOT_A_GRAPH, text
+    assert graph_answer_for_text(json.dumps(GRAPH)) == FOUND
+    assert graph_answer_for_text(json.dumps(dict(GRAPH, nodes=[{"id": "x"}]))) == NOT_A_GRAPH
+
+
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
 def test_file_resolver_never_reads_a_fifo(tmp_path):
     os.mkfifo(tmp_path / "pipe.json")
