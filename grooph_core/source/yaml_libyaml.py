@@ -187,7 +187,8 @@ def _empty_at(text: str, stack: list, keys: list, event) -> int | None:
     """Where ruamel puts an empty plain value that libyaml reads (None when that is not known):
 
     - `key:` in a block mapping: libyaml just after the `:`, ruamel at the end of the next token (a key,
-      the mapping's end: where the next one starts; an explicit `?` or a lone `:`, one character on);
+      the mapping's end: where the next one starts; an explicit `?` or a lone `:` of this mapping, one
+      character on);
     - `key: ` in a flow mapping (or a one-pair mapping in a flow sequence), before `,` `}` `]` on the same
       line: libyaml at that character, ruamel just after the `:`;
     - `- ` in a block sequence: both just after the `-`.
@@ -206,7 +207,11 @@ def _empty_at(text: str, stack: list, keys: list, event) -> int | None:
             return None
         j = _GAP.match(text, at).end()
         if j < len(text) and text[j] in "?:" and text[j + 1:j + 2] in ("", " ", "\r", "\n"):
-            return j + 1
+            # a `?`/`:` of this mapping is the next token; one of a mapping further out (`? x:\n: b`, the
+            # `:` left of this mapping's column) comes after the block's end, which ruamel marks at it
+            mapping_at = parent.start_mark.index
+            if j - _line_start(text, j) >= mapping_at - _line_start(text, mapping_at):
+                return j + 1
         return j
     q = at - 1
     while q >= 0 and text[q] == " ":

@@ -67,7 +67,7 @@ def test_fixtures_cut_short_read_the_same(path):
 
 
 CASES = [
-    "a: 1\na: 2\n", "a: &x [1, *x]\n", "a: *nope\n", "a: &x 1\nb: &x 2\nc: *x\n", "---\na: 1\n---\nb: 2\n",
+    "a: 1\na: 2\n", "a: &x [1, *x]\n", "a: *nope\n", "? x:\n: b\n", "a:\n  ? x:\n  : b: 1\n", "a: &x 1\nb: &x 2\nc: *x\n", "---\na: 1\n---\nb: 2\n",
     "? [1]\n: 2\n", "a: !!int '3'\nb: ! 4\nc: !!str 5\nd: !custom x\n", "a:\tb\n", "a: b: c\n", "- a\nb: 1\n",
     "a: [1, 2\n", "a: {b: 1\n", "a: 'x\n", "a: |\n  x\n\n  y\n\n\nb: >-\n  z\n", "%YAML 1.2\n---\na: 1\n",
     "\ufeffa: 1\n", "a: é🚀\r\nb: ~\r\n", "on: yes\noff: no\n1: 0x1F\n.inf: -.inf\nn: .NaN\n", "", "  \n", "# c\n",
@@ -247,6 +247,7 @@ TYPOS = ["stor", "x: [a", "x: {a: 1", "x: 'q", 'x: "q', "x: a: b", "- ", "x:", "
 
 @settings(max_examples=250, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.integers(0, len(_LINES)), st.integers(0, 5), st.sampled_from(TYPOS), st.integers(0, 3))
+@example(104, 2, "x:", 1)  # `? x:` then the outer `:`: the key mapping's empty value ends at the block's end
 def test_a_typo_anywhere_in_a_workflow_reads_the_same(line, indent, typo, how):
     """A new line, a line's end replaced, a line cut short, or a character typed mid-line."""
     before, after = "".join(_LINES[:line]), "".join(_LINES[line:])
