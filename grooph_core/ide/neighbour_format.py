@@ -153,15 +153,14 @@ def _root_place(kind: str) -> _Place:
     in its order, `$ref` followed); built once."""
     p = _PLACES.get(kind)
     if p is None:
-        if kind == "board":
-            p = _board_place(root_type("board"), {})
-        else:
-            p = _schema_place(record_schema(), {})
-        _PLACES[kind] = p
+        p = _PLACES[kind] = _PLACE_BUILDERS[kind]()
     return p
 
 
-PLACES = ("board", "episodes")
+# How each formatted neighbouring kind's places are built: the board's model, the episode record's schema.
+_PLACE_BUILDERS = {"board": lambda: _board_place(root_type("board"), {}),
+                   "episodes": lambda: _schema_place(record_schema(), {})}
+PLACES = tuple(_PLACE_BUILDERS)
 
 
 def _atom(v) -> str:
@@ -247,8 +246,6 @@ def record_text(value: Any, kind: str, text: str) -> str:
 
 def neighbour_format_edits(analysis) -> list[TextEdit] | Refused:
     """Edits turning a board or an episode record into its written form, or why it is left as it is."""
-    if analysis.neighbour.syntax == "yaml":
-        return Refused(WORKFLOW_NOT_FORMATTED, standing=True)
     if analysis.kind not in PLACES:
         return Refused(f"A {analysis.kind} document is not formatted. Nothing was changed.")
     limit = next((p for p in analysis.parsed.problems if p.code == "E_DOC_LIMIT"), None)

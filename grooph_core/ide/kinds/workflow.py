@@ -1,0 +1,27 @@
+"""The board workflow kind (workflow.md): YAML, names (statuses, roles, run specifications), the "add
+status" repair, a picture (issue 15 point 6), never formatted (its comments and layout are the user's)."""
+
+from __future__ import annotations
+
+from grooph_core.ide.kinds.neighbour import NeighbourFace
+from grooph_core.ide.refused import Refused
+
+
+class WorkflowKind(NeighbourFace):
+    commands = frozenset({"validate", "image"})  # issue 15 point 6: a workflow has a picture
+    adds_missing_statuses = True  # E_WF_UNKNOWN_STATUS's repair "Add status …" (workflow.md §3)
+    names_kanban_statuses = True
+
+    def format(self, analysis):
+        """Never: YAML has no canonical form here, and the comments and layout are the user's."""
+        from grooph_core.ide.neighbour_format import WORKFLOW_NOT_FORMATTED
+
+        return Refused(WORKFLOW_NOT_FORMATTED, standing=True)
+
+    def picture(self, analysis, *, view=None, theme="light"):
+        from grooph_core.ide.actions import workflow_preview
+
+        return workflow_preview(analysis, view, theme)
+
+
+WORKFLOW = WorkflowKind("workflow")
