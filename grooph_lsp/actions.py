@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
 
-from grooph_core.ide import actions as core
+from grooph_core.ide.actions import FIX_ALL_TITLE
 from grooph_core.ide.refused import Refused
 from grooph_core.ops.repairs import Stopped
 from grooph_lsp import convert
@@ -141,7 +141,7 @@ async def code_action(ls, params: lsp.CodeActionParams) -> list[lsp.CodeAction] 
                                            edit=_workspace_edit(ls, doc.uri, version, analysis.line_index, fix.edits)))
     elif only is None and lazy and any(f.repair_class == "safe" for f in fixes):
         # the menu under the cursor offers fix-all when a safe repair is among its quick fixes
-        out.append(convert.code_action(core.FIX_ALL_TITLE, FIX_ALL,
+        out.append(convert.code_action(FIX_ALL_TITLE, FIX_ALL,
                                        data={"uri": doc.uri, "version": version, "fixAll": True}))
     return out
 

@@ -112,6 +112,7 @@ def _handler_imports(path: Path) -> set[str]:
 
 # The core's modules that answer a request for some kinds only (ide/kinds delegates to them).
 PER_KIND = re.compile(r"grooph_core\.ide\.(neighbour_\w+|hover|completion|refactor|formatting|navigation\.(document_symbols|folding_lines))\b"
+                      r"|grooph_core\.ide\.actions$"
                       r"|grooph_core\.ide\.actions\.(quick_fixes|fix_offers|fix_all|resolve_offer|preview_svg|operations_edits)\b"
                       r"|grooph_core\.ide\.(analysis\.Analysis|neighbour_analysis)\b")
 
