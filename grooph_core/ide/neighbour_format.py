@@ -17,9 +17,8 @@ each struct's fields in their order):
   `2.0`: serde refuses it where an integer is due, and rewriting it as `2` would hide that).
 
 Nothing is added (no defaults, no nulls for absent fields) and nothing is dropped: the result is checked
-to read back as the same JSON value before any edit is offered. A workflow (YAML) is not formatted: it
-has no canonical form here (issue 15 point 5), and rewriting YAML would move its comments, quoting and
-flow/block choices, which are the author's.
+to read back as the same JSON value before any edit is offered. A workflow (YAML) is not formatted: its
+kind says why (`ide/kinds/workflow.py`).
 """
 
 from __future__ import annotations
@@ -37,10 +36,6 @@ from grooph_core.model.episodes import deref, record_schema
 from grooph_core.schema.canonical import fix_surrogates
 
 _enc: Callable[[str], str] = json.encoder.encode_basestring
-
-WORKFLOW_NOT_FORMATTED = ("Workflows are not formatted: YAML has no canonical form here, and rewriting the file "
-                          "would move its comments, quoting and layout, which are yours. Nothing was changed.")
-
 
 class _Raw:
     """A number's own text, as written in the document."""

@@ -99,5 +99,10 @@ class NeighbourFace(DocumentKind):
         kind = self.format_kind
         return (f"grooph: {arg} is {kind.title} ({', '.join('*' + s for s in kind.suffixes)}), a neighbouring "
                 f"format; {command} works on grooph graphs and operation maps"
-                f"{' (and board workflows)' if command == 'image' else ''} only, so nothing was done. "
-                f"`grooph validate {arg}` checks it.")
+                f"{' (and board workflows)' if command == 'image' else ''} only, so nothing was done."
+                f"{self.refusal_reason(command)} `grooph validate {arg}` checks it.")
+
+    def refusal_reason(self, command: str) -> str:
+        """What this kind adds to the command line's refusal of `command` (a sentence with its leading
+        space), beyond "a neighbouring format"."""
+        return ""
