@@ -61,8 +61,8 @@ def test_each_kind_has_a_model_a_schema_and_a_rules_package_with_its_codes(name)
     assert importlib.util.find_spec(f"grooph_core.model.{name}") is not None, "its model: model/<kind>.py"
     schema = META[name]["$id"].rsplit("/", 1)[-1] if name in META else f"{name}.schema.json"
     assert (FIXTURES.parent / "grooph_core" / "schema" / schema).is_file(), f"its JSON Schema: schema/{schema}"
-    rules = importlib.import_module(f"grooph_core.rules.{name}")
-    assert rules.RULES, "its rules package registers its rules"
+    rules = kind_named(name).rules
+    assert rules.__name__ == f"grooph_core.rules.{name}" and rules.RULES, "its rules package registers its rules"
     own = {c for r in rules.RULES for c in r.codes}
     assert own and all(name in CODES[c].applies_to for c in own), "its codes are in issues.py, applying to it"
 

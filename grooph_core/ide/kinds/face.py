@@ -9,6 +9,7 @@ why), so a kind overrides only what it has. The kinds are registered once, in `k
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING
 
 from grooph_core.ide.refused import Refused
@@ -17,8 +18,9 @@ if TYPE_CHECKING:
     from grooph_core.ide.analysis import DocumentAnalysis
 
 
-class DocumentKind:
-    """What a kind of document answers; each method's default is "not offered"."""
+class DocumentKind(ABC):
+    """What a kind of document answers; each method's default is "not offered" (but `read`: every kind
+    has a reader)."""
 
     name: str = ""
     # what a message calls one ("a graph document", "a board workflow")
@@ -50,10 +52,18 @@ class DocumentKind:
         return self.name in OPERATED_KINDS
 
     # ---- reading ------------------------------------------------------------------------------------
+    @abstractmethod
     def read(self, text: str, *, name: str | None = None, tolerant: bool = True, export: bool = False,
              resolver=None, max_chars: int | None = None) -> "DocumentAnalysis":
         """The analysis of one text of this kind (tolerant for the editor, strict for the command line)."""
-        raise NotImplementedError(f"{type(self).__name__} has no reader")
+
+    @property
+    def rules(self):
+        """The kind's rules package (`grooph_core.rules.<kind>`: its `RULES` in the spec's order), which
+        `read` runs."""
+        import importlib
+
+        return importlib.import_module(f"grooph_core.rules.{self.name}")
 
     def pointer_span(self, analysis: "DocumentAnalysis", pointer: str, *, key: bool = False) -> tuple[int, int]:
         """Where a JSON pointer (its key, with `key`) is shown, by this kind's rule."""

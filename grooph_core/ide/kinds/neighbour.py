@@ -19,11 +19,12 @@ class NeighbourFace(DocumentKind):
     # The command line's commands that take a file of this kind; cli.md §0.4: only `validate` (and the
     # language server) handle the neighbouring formats.
     commands = frozenset({"validate"})
+    # a repair writes the status a transition names but the document lacks ("Add status …", workflow.md §3)
     adds_missing_statuses = False
     # its fields are described by a JSON Schema (episodes.md), not by a pydantic model
     described_by_schema = False
     # a `stored_as` names one of kanban.db's nine statuses (workflow.md §3.2)
-    names_kanban_statuses = False  # a repair that writes the status a transition names (workflow only)
+    names_kanban_statuses = False
 
     def __init__(self, name: str) -> None:
         self.format_kind: NeighbourKind = NEIGHBOUR_KINDS[name]
@@ -34,10 +35,17 @@ class NeighbourFace(DocumentKind):
     def read(self, text, *, name=None, tolerant=True, export=False, resolver=None, max_chars=None):
         """`neighbour_analysis.analyze_neighbour` (strict: the engine's report; tolerant: the editor's)."""
         from grooph_core.ide.neighbour_analysis import analyze_neighbour
-        from grooph_core.source.json_reader import MAX_CHARS, MAX_DEPTH
+        from grooph_core.source.json_reader import MAX_CHARS
 
         return analyze_neighbour(text, self.format_kind, tolerant=tolerant,
-                                 max_chars=MAX_CHARS if max_chars is None else max_chars, max_depth=MAX_DEPTH)
+                                 max_chars=MAX_CHARS if max_chars is None else max_chars)
+
+    @property
+    def rules(self):
+        """The rules package its `NeighbourKind` entry names (`neighbour_analysis.rules_of`)."""
+        from grooph_core.ide.neighbour_analysis import rules_of
+
+        return rules_of(self.format_kind)
 
     def key_hover(self, analysis, pointer: str) -> str | None:
         """What a key means: the model field's description, type and allowed words."""

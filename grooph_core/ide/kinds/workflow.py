@@ -14,7 +14,7 @@ WORKFLOW_NOT_FORMATTED = f"Workflows are not formatted: {NOT_FORMATTED_BECAUSE}.
 
 class WorkflowKind(NeighbourFace):
     commands = frozenset({"validate", "image"})  # issue 15 point 6: a workflow has a picture
-    adds_missing_statuses = True  # E_WF_UNKNOWN_STATUS's repair "Add status …" (workflow.md §3)
+    adds_missing_statuses = True
     names_kanban_statuses = True
 
     def format(self, analysis):
