@@ -33,9 +33,9 @@ async def _link_at(ws: Workspace, uri: str, pos: lsp.Position):
         return None
     check_request_version(doc)
     result = await ws.open_result(doc)
-    facts = ws.facts_of(doc, result)
-    if not result.analysis.document_kind.names_graphs:
+    if not result.analysis.document_kind.names_graphs:  # only a map's sessions name graphs
         return None
+    facts = ws.facts_of(doc, result)
     lines = result.analysis.line_index
     offset = to_offset(lines, pos, ws.ls.encoding)
     for link in facts.links:
