@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import FIXTURES, ROOT
-
-SOURCES = ("pyproject.toml", "README.md", "grooph_core", "grooph_lsp")
+from tests.conftest import FIXTURES
+from tests.repos import copy_sources
 
 
 def _run(args: list, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -23,11 +21,7 @@ def _run(args: list, cwd: Path, env: dict | None = None) -> subprocess.Completed
 
 
 def test_the_built_wheel_runs_grooph_lsp_and_grooph(tmp_path: Path):
-    source = tmp_path / "checkout"
-    source.mkdir()
-    for name in SOURCES:
-        copy = shutil.copytree if (ROOT / name).is_dir() else shutil.copyfile
-        copy(ROOT / name, source / name, **({"ignore": shutil.ignore_patterns("__pycache__")} if (ROOT / name).is_dir() else {}))
+    source = copy_sources(tmp_path / "checkout")
     dist = tmp_path / "dist"
     built = _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", dist, source], cwd=tmp_path)
     assert built.returncode == 0, built.stderr

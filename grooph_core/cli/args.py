@@ -16,8 +16,10 @@ class Parsed:
     flags: dict[str, object] = field(default_factory=dict)
 
 
-def parse_args(argv: list[str], *, booleans=(), valued=(), aliases=None) -> Parsed:
-    """Read argv; `aliases` maps alternative flag names to canonical ones (e.g. --complete)."""
+def parse_args(argv: list[str], *, booleans=(), valued=(), optional=(), aliases=None) -> Parsed:
+    """Read argv; `aliases` maps alternative flag names to canonical ones (e.g. --complete); an
+    `optional` flag is True alone and takes a value only inline (`--changed=main`), so that the word
+    after it stays a positional."""
     aliases = aliases or {}
     out = Parsed()
     i = 0
@@ -26,7 +28,9 @@ def parse_args(argv: list[str], *, booleans=(), valued=(), aliases=None) -> Pars
         if a.startswith("--") and len(a) > 2:
             name, eq, inline = a[2:].partition("=")
             name = aliases.get(name, name)
-            if name in booleans:
+            if name in optional:
+                out.flags[name] = inline if eq else True
+            elif name in booleans:
                 if eq:
                     raise UsageError(f"--{name} takes no value")
                 out.flags[name] = True

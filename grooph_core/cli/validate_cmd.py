@@ -18,11 +18,12 @@ from grooph_core.cli import github_format, sarif, usage_error
 from grooph_core.cli.args import UsageError, parse_args
 from grooph_core.cli.check_files import FileResult, check_all
 from grooph_core.cli.discover import find_documents, looked_for
+from grooph_core.cli.file_lists import Listed, ListError, changed_paths, listed_paths
 from grooph_core.cli.listing import listing_lines, print_listing  # noqa: F401 (print_listing: fmt_cmd imports it here)
 from grooph_core.cli.progress import Progress
 
-SYNOPSIS = ("grooph validate <file|folder>... [--for-export] [--json] [--locations] "
-            "[--format text|json|github|sarif] [--jobs <n>]")
+SYNOPSIS = ("grooph validate <file|folder>... | --changed [<rev>] | --files-from <file|-> [--for-export] [--json] "
+            "[--locations] [--format text|json|github|sarif] [--jobs <n>]")
 SUMMARY = "check graphs, maps, workflows, boards and episode records; list issues; exit 1 on errors"
 HELP = """
 Checks each graph (*.grooph.json) and operation map (*.grooph-map.json) named, and every such file
@@ -46,6 +47,21 @@ Flags:
                              SARIF 2.1.0 log on stdout for code-scanning tools)
   --jobs <n>                 check with n processes (1: one by one); by default every core once there
                              are enough files for it to pay
+  --changed [<rev>]          instead of naming files: the documents that differ between <rev> and the
+                             working tree (staged or not; renamed ones under their new name, deleted
+                             ones left out), plus untracked ones git does not ignore, in the whole
+                             repository. Default <rev>: the merge base of HEAD with the default branch
+                             (origin/HEAD, else main or master). Also --changed=<rev>.
+  --files-from <file|->      instead of naming files: the paths listed in <file> (- reads stdin), one a
+                             line or NUL-separated, as pre-commit, `git diff --name-only` or `find
+                             -print0` give them, relative to the current folder (git diff gives them
+                             relative to the repository's top: run it there, or add --relative); a
+                             listed folder is walked; a listed path that no longer exists is skipped,
+                             and said so on stderr
+
+With --changed or --files-from, only the file names a folder walk looks for are checked (a list of every
+changed file can be given as it is), the output is what naming those files prints (--json: always a
+list), and when there is none the command says so and exits 0.
 
 Exit status: 1 when any file has an error, cannot be read, or a named folder holds no document;
 else 0. Warnings alone exit 0.
@@ -57,6 +73,9 @@ Examples:
   grooph validate . --format github           # in a GitHub Actions step
   grooph validate . --format sarif > grooph.sarif
   grooph validate --locations review.workflow.yaml
+  grooph validate --changed                   # what this branch changed, before pushing it
+  grooph validate --changed HEAD              # what is not committed yet
+  git diff --name-only main | grooph validate --files-from -
 """
 
 FORMATS = ("text", "json", "github", "sarif")
@@ -219,12 +238,34 @@ class SarifOutput:
         self.progress.write(sys.stdout, json.dumps(log, indent=2, ensure_ascii=False) + "\n")
 
 
+def _list_source(args) -> tuple[str, str | None] | None:
+    """Where the files come from when they are not named: ("changed", rev or None) or ("files-from",
+    list file); None when they are named. A UsageError for a mix of the three."""
+    changed, files_from = args.flags.get("changed"), args.flags.get("files-from")
+    if changed is not None and files_from is not None:
+        raise UsageError("--changed and --files-from are two ways to choose the files: give one")
+    if files_from is not None:
+        if args.positionals:
+            raise UsageError("give the files either as arguments or with --files-from, not both")
+        return "files-from", str(files_from)
+    if changed is None:
+        return None
+    if changed == "":
+        raise UsageError("--changed= needs a revision after the = (or give --changed alone)")
+    revs = ([] if changed is True else [str(changed)]) + args.positionals
+    if len(revs) > 1:
+        raise UsageError("--changed takes at most one revision and checks the changed documents of the whole "
+                         f"repository (got {', '.join(revs)}); to check files or folders, name them without it")
+    return "changed", revs[0] if revs else None
+
+
 def _options(argv: list[str]):
-    """(args, format, jobs) or a UsageError."""
-    args = parse_args(argv, booleans=("for-export", "json", "locations"), valued=("format", "jobs"),
-                      aliases={"complete": "for-export"})
-    if not args.positionals:
-        raise UsageError("a file or folder to check is required")
+    """(args, format, jobs, list source) or a UsageError."""
+    args = parse_args(argv, booleans=("for-export", "json", "locations"), valued=("format", "jobs", "files-from"),
+                      optional=("changed",), aliases={"complete": "for-export"})
+    source = _list_source(args)
+    if not args.positionals and source is None:
+        raise UsageError("a file or folder to check is required (or --changed, or --files-from)")
     fmt = args.flags.get("format", "text")
     if fmt not in FORMATS:
         raise UsageError(f'unknown format "{fmt}": use {", ".join(FORMATS[:-1])} or {FORMATS[-1]}')
@@ -240,26 +281,47 @@ def _options(argv: list[str]):
         if not raw.isdigit() or int(raw) < 1:
             raise UsageError(f'--jobs needs a whole number of processes, at least 1 (got "{raw}")')
         jobs = int(raw)
-    return args, fmt, jobs
+    return args, fmt, jobs, source
+
+
+def _listed(source: tuple[str, str | None]) -> Listed:
+    """The files `--changed` or `--files-from` give (file_lists); ListError when they cannot be had."""
+    kind, value = source
+    return changed_paths(value) if kind == "changed" else listed_paths(value or "-")
 
 
 def run(argv: list[str]) -> int:
     try:
-        args, fmt, jobs = _options(argv)
+        args, fmt, jobs, source = _options(argv)
     except UsageError as e:
         return usage_error("validate", str(e))
     locations = bool(args.flags.get("locations"))
-    named = find_documents(args.positionals)
+    listed = None
+    if source is not None:
+        try:
+            listed = _listed(source)
+        except ListError as e:
+            sys.stderr.write(f"grooph: {e}\n")
+            return 1
+        for path in listed.gone:
+            sys.stderr.write(f"grooph: skipped {path}: it is listed, but there is no such file (deleted?)\n")
+    paths = listed.paths if listed is not None else args.positionals
+    named = find_documents(paths)
     files = [n for n in named if not n.empty_folder]
     progress = Progress(len(files))
     if fmt == "text":
         output = TextOutput(progress, locations)
     elif fmt == "json":
-        output = JsonOutput(progress, single=len(args.positionals) == 1 and not os.path.isdir(args.positionals[0]))
+        output = JsonOutput(progress, single=listed is None and len(paths) == 1 and not os.path.isdir(paths[0]))
     elif fmt == "github":
         output = GithubOutput(progress)
     else:
         output = SarifOutput(progress)
+    if listed is not None and not named:
+        # said where the listing would be; stdout stays one JSON value or log for the other formats
+        (sys.stdout if fmt == "text" else sys.stderr).write(listed.nothing_message + "\n")
+        output.finish()
+        return 0
     results = check_all(files, export=bool(args.flags.get("for-export")), want_ranges=fmt != "text" or locations,
                         jobs=jobs, on_result=progress.update)
     failed = False
