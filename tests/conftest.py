@@ -1,4 +1,5 @@
-"""Shared test helpers: where the fixtures live and how to read a fixture with its sidecar."""
+"""Shared test helpers: where the fixtures live, how to read a fixture with its sidecar, the Hypothesis
+profiles (derandomized unless `HYPOTHESIS_PROFILE=explore`) and the guard on the user's home."""
 
 from __future__ import annotations
 
@@ -7,12 +8,21 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from tests import home_guard
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 DOC_SUFFIXES = (".grooph.json", ".grooph-map.json")
+
+# The property tests (Hypothesis) run the same examples on every run, in CI and on a landing alike:
+# derandomized (each test's seed comes from the test itself), no example database, no deadline (speed is
+# measured with bench/). `HYPOTHESIS_PROFILE=explore` draws new examples each run instead, keeps what
+# fails in .hypothesis/ and prints the blob that replays it; a find becomes an `@example` (issue 25).
+settings.register_profile("pinned", derandomize=True, database=None, deadline=None, print_blob=True)
+settings.register_profile("explore", deadline=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or "pinned")
 
 
 def fixture_files(*parts: str) -> list[Path]:

@@ -28,6 +28,7 @@ from grooph_core.rules.graph.references import DanglingRef
 from grooph_core.rules.map.references import MapDanglingRef
 from grooph_core.rules.validate import Resolver, rule_issues
 from grooph_core.schema.check import not_json_issue, schema_issues
+from grooph_core.semantics.references import ID_LISTS, accepted_kinds, occurrences
 from grooph_core.source.json_reader import MAX_CHARS, ParsedText, parse
 from grooph_core.source.kinds import Kind, detect_kind
 from grooph_core.source.line_index import LineIndex, index_in, lsp_range
@@ -232,10 +233,14 @@ def analyze(text: str, *, name: str | None = None, export: bool = False, resolve
         rules = tuple(rule_issues(value, kind, export=export, resolver=resolver))
         return Analysis(text, kind, parsed, tuple(problems) + rules, reference=(export, resolver is None, rules))
     broken = set(parsed.broken)
-    # In broken text, structural findings inside a cut region are echoes of the syntax error.
-    cut = broken - {""}
-    schema = [i for i in schema if not _echoes_a_cut(i, broken, cut)]
-    rules, pruned = _tolerant_rules(value, kind, schema, broken, export=export, resolver=resolver)
+    # In broken text, structural findings inside a cut region are echoes of the syntax error; in a
+    # text cut short, a field an object it ends inside lacks may still follow, and a list it ends inside
+    # keeps its items before the cut (the cut one is listed itself).
+    cut_lists = {p for p in parsed.open_at_end if isinstance(value_at(value, p), list)}
+    cut = broken - {""} - cut_lists
+    schema = [i for i in schema if not _echoes_a_cut(i, broken, cut) and not may_follow(i, parsed)]
+    rules, pruned = _tolerant_rules(value, kind, schema, broken - cut_lists, parsed.open_at_end, export=export,
+                                    resolver=resolver)
     return Analysis(text, kind, parsed, tuple(problems + one_per_object(schema) + rules), tuple(pruned))
 
 
@@ -269,6 +274,31 @@ def _missing_field(issue: Issue) -> str | None:
     return f.field if isinstance(f, SchemaProblem) and f.problem == "missing" else None
 
 
+def may_follow(issue: Issue, parsed: ParsedText) -> bool:
+    """A "missing required" finding about an object the text ends inside: the field may still follow."""
+    return _missing_field(issue) is not None and bool(issue.pointers) and still_open(parsed, issue.pointers[0])
+
+
+def still_open(parsed: ParsedText, pointer: str) -> bool:
+    """True when the text ends inside the object at `pointer` and the object has a member: fields it
+    lacks may still follow below the cut (issue 21). A fresh `{` keeps its one listing of what to
+    write (issue 13)."""
+    if pointer not in parsed.open_at_end:
+        return False
+    holder = value_at(parsed.value, pointer)
+    return isinstance(holder, dict) and bool(holder)
+
+
+def _still_growing(value: dict, kind: Kind, open_at_end: tuple[str, ...]) -> frozenset[str]:
+    """The kinds of object more of which may follow in a text cut short: those of an id list the text
+    ends inside, or of one not written yet in a root the text ends inside (graph.md §1.11, map.md §2.8)."""
+    if not open_at_end:
+        return frozenset()
+    root_open = "" in open_at_end
+    return frozenset(what for key, what in ID_LISTS[kind].items()
+                     if f"/{key}" in open_at_end or (root_open and key not in value))
+
+
 def _echoes_a_cut(issue: Issue, broken: set[str], cut: set[str]) -> bool:
     """A structural finding inside a cut region (`cut`: the broken pointers but the root), or a
     "missing" field whose value the cut ate."""
@@ -293,9 +323,11 @@ def _inside_any(pointer: str, regions: set[str]) -> bool:
     return False
 
 
-def _tolerant_rules(value: object, kind: Kind, schema: list[Issue], broken: set[str], *, export: bool,
+def _tolerant_rules(value: object, kind: Kind, schema: list[Issue], broken: set[str],
+                    open_at_end: tuple[str, ...] = (), *, export: bool,
                     resolver: Resolver | None) -> tuple[list[Issue], list[str]]:
-    """Run the rules on the document with unsound top-level items left out; map pointers back."""
+    """Run the rules on the document with unsound top-level items left out; map pointers back. In a
+    text cut short (`open_at_end`) whole-shape findings and references to what may still follow wait."""
     if not isinstance(value, dict):
         return [], []
     lists = ITEM_LISTS[kind]
@@ -355,12 +387,20 @@ def _tolerant_rules(value: object, kind: Kind, schema: list[Issue], broken: set[
     issues = rule_issues(doc, kind, export=export, resolver=resolver)
     named = _Ghosts(ghosts, tuple(typed), _kept_ids(doc, lists) if typed else frozenset())
     doubtful = _items_in_doubt(doc, lists, replace(named, ids=ghosts | touched), index_maps)
+    growing = _still_growing(value, kind, open_at_end)
+    targets: dict[str, str] | None = None  # reference pointer -> the kind it must name, asked once
     out: list[Issue] = []
     for issue in issues:
-        if pruned and issue.code in WHOLE_SHAPE_CODES:
+        if (pruned or open_at_end) and issue.code in WHOLE_SHAPE_CODES:
             continue
         if issue.code == "E_DANGLING_REF" and ghosts and _names_ghost(doc, issue, named):
             continue
+        if issue.code == "E_DANGLING_REF" and growing and issue.pointers:
+            if targets is None:
+                targets = {o.pointer: o.target for o in occurrences(doc, kind) if not o.definition}
+            target = targets.get(issue.pointers[0])
+            if target is None or growing.intersection(accepted_kinds(target)):
+                continue  # what it names may be defined below the cut
         issue = _remap(issue, index_maps)
         if doubtful and not _is_local(issue) and _touches(issue, doubtful):
             continue

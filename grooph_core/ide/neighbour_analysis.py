@@ -23,7 +23,8 @@ import importlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from grooph_core.ide.analysis import DocumentAnalysis, placed_span
+from grooph_core.ide.analysis import DocumentAnalysis, placed_span, still_open
+from grooph_core.ide.neighbour_names import DEFINING_MAPPINGS, SITES
 from grooph_core.issues import Issue, Named, make
 from grooph_core.rules.episodes.schema import EpisodesSchemaProblem
 from grooph_core.rules.serde_shape import ShapeProblem
@@ -112,15 +113,64 @@ def _analyze(text: str, kind: NeighbourKind, tolerant: bool, max_chars: int, max
     cuts = cut_spans(parsed)
     if cuts:
         findings = [i for i in findings if not _echoes_a_cut(parsed, i, cuts, pkg.WHOLE_SHAPE_CODES)]
+    if parsed.open_at_end:
+        findings = _not_yet_written(parsed, kind, findings, cuts, pkg.WHOLE_SHAPE_CODES)
     return NeighbourAnalysis(text, kind, parsed, tuple(problems + findings))
+
+
+def _not_yet_written(parsed: ParsedText, kind: NeighbourKind, findings: list[Issue], cuts,
+                     whole_shape_codes) -> list[Issue]:
+    """The findings left once those about what may still follow are held back, in a text that ends
+    inside collections (`ParsedText.open_at_end`; DESIGN.md "As you type", issue 21): a field missing
+    from a mapping the text ends inside, once it has a member (in YAML only a field the model lists
+    after every field it has: a YAML text ends inside its last block collection whether it is cut or
+    finished). Where the text is cut at its end for sure (JSON's unclosed brackets; a YAML text
+    without its last line break, or whose last line the reader left out) also the whole-shape
+    findings, and an unknown name of a kind whose mapping is still open."""
+    yaml = kind.syntax == "yaml"
+    cut_short = not yaml or _yaml_cut_short(parsed.text, cuts)
+    growing: set[str] | None = None  # the places naming what a mapping still open may define, asked once
+    out = []
+    for i in findings:
+        if (_missing(i) and i.pointers and still_open(parsed, i.pointers[0])
+                and not (yaml and getattr(i.facts, "written_after", False))):
+            continue
+        if cut_short and i.code in whole_shape_codes:
+            continue
+        if cut_short and isinstance(i.facts, Named) and i.pointers:
+            if growing is None:
+                growing = _naming_what_may_follow(parsed, kind)
+            if i.pointers[0] in growing:
+                continue
+        out.append(i)
+    return out
+
+
+def _yaml_cut_short(text: str, cuts) -> bool:
+    """A YAML text that stops inside its last line, or whose last lines the reader could not read."""
+    return bool(text) and text[-1] not in "\r\n" or any(not text[c[1]:].strip() for c in cuts)
+
+
+def _naming_what_may_follow(parsed: ParsedText, kind: NeighbourKind) -> set[str]:
+    """The pointers of the places that name a status, a role, a run state, a task… of a kind whose
+    mapping the text ends inside (workflow.md §4, board.md §4): what they name may be defined below the
+    cut. A lane or a stored_as word names nothing the document defines."""
+    open_kinds = {k for k, p in DEFINING_MAPPINGS.get(kind.name, {}).items() if p in parsed.open_at_end}
+    if not open_kinds:
+        return set()
+    return {s.pointer for s in SITES[kind.name](parsed.value) if not s.defines and s.kind in open_kinds}
 
 
 def cut_spans(parsed: ParsedText) -> list[tuple[int, int]]:
     """The spans of text the reader could not read and left out or guessed at (broken text only): the
     YAML lines it blanked, the JSON values it cut (DESIGN.md "As you type")."""
     spans = [tuple(c) for p in parsed.problems if isinstance(p.facts, YamlSyntax) for c in p.facts.cut]
+    ends_inside = set(parsed.open_at_end)
     for pointer in parsed.broken:
-        if pointer:  # an unclosed root spoils none of its members; each cut member is listed itself
+        # an unclosed root, or a list or a mapping with members the text ends inside, spoils none of
+        # its members before the cut (each cut member is listed itself); a `{` just opened is all cut
+        if pointer and not (pointer in ends_inside and (isinstance(value_at(parsed.value, pointer), list)
+                                                        or still_open(parsed, pointer))):
             vs = parsed.source_map.value_span(pointer)
             if vs is not None:
                 spans.append(vs)

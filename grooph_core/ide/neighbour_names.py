@@ -37,14 +37,21 @@ def _names(value: object):
                 yield i, v
 
 
+# The mappings whose keys define names, by document kind and kind of name (workflow.md §4, board.md §4).
+DEFINING_MAPPINGS = {
+    "workflow": {"status": "/statuses", "role": "/roles", "run specification": "/run/roles", "run state": "/run/states"},
+    "board": {"task": "/tasks"},
+}
+
+
 def workflow_sites(value: object) -> list[NameSite]:
     """Every name place of a workflow (workflow.md §4; `params.NAME` in expressions is not covered)."""
     doc = read_workflow(value)
     out: list[NameSite] = []
-    for kind, mapping, base in (("status", doc.statuses, "/statuses"), ("role", doc.roles, "/roles"),
-                                ("run specification", doc.run_roles, "/run/roles"),
-                                ("run state", doc.run_states, "/run/states")):
-        for name in mapping or {}:
+    mappings = {"status": doc.statuses, "role": doc.roles, "run specification": doc.run_roles,
+                "run state": doc.run_states}
+    for kind, base in DEFINING_MAPPINGS["workflow"].items():
+        for name in mappings[kind] or {}:
             out.append(NameSite(kind, name, pointer_join(base, name), True, True))
     for t in doc.transitions():
         target_kind = "status" if t.card else "run state"

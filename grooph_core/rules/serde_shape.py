@@ -40,13 +40,16 @@ from grooph_core.source.text import did_you_mean, json_type, pointer_join
 class ShapeProblem(Facts):
     """What serde would refuse, for the repairs and the editor: the `problem` ("type", "null",
     "missing", "unknown_key", "integer", "range", "enum", "size", "alternatives"), what was `expected`,
-    the missing `field`, the `allowed` words, the did-you-mean `suggestion`. One subclass per code."""
+    the missing `field`, the `allowed` words, the did-you-mean `suggestion`; for a missing field,
+    `written_after`: the mapping has a field the model lists after it (so in a YAML text cut short it
+    cannot be one still to come, issue 21). One subclass per code."""
 
     problem: str
     expected: str | None = None
     field: str | None = None
     allowed: tuple[str, ...] = ()
     suggestion: str | None = None
+    written_after: bool = False
 
 
 @dataclass(frozen=True)
@@ -132,13 +135,14 @@ class _Walk:
         if type(v) is not dict:
             self.add(p, f"{name}: expected a mapping ({t.title}), got {_noun(v)}", problem="type", expected="object")
             return
-        for f in t.fields:
+        for n, f in enumerate(t.fields):
             if f.required and (f.name not in v or (v[f.name] is None and not takes_null(f.type))):
                 if f.name in v:
                     self.add(pointer_join(p, f.name), f"{f.name} is required and cannot be null", problem="null")
                 else:
                     self.add(p, f'{t.title} is missing the required field "{f.name}"', on_key=True,
-                             at=pointer_join(p, f.name), problem="missing", field=f.name)
+                             at=pointer_join(p, f.name), problem="missing", field=f.name,
+                             written_after=any(g.name in v for g in t.fields[n + 1:]))
         by_name = t.by_name
         for k, x in v.items():
             f = by_name.get(k)

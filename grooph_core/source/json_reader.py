@@ -54,7 +54,8 @@ CLI_MAX_DEPTH = 512  # the command line's: deeper is "not valid JSON: nested dee
 @dataclass(frozen=True)
 class ParsedText:
     """The result of `parse`: the value, whether the text is valid JSON, its problems, the pointers
-    whose content recovery cut or guessed (see `json_recovery`), and the source map."""
+    whose content recovery cut or guessed (see `json_recovery`), the source map, and the pointers of
+    the containers the text ends inside, outermost first (more may follow in them: a text cut short)."""
 
     value: object
     ok: bool
@@ -62,6 +63,7 @@ class ParsedText:
     broken: tuple[str, ...]
     source_map: SourceMap = field(repr=False)
     text: str = field(repr=False, default="")
+    open_at_end: tuple[str, ...] = ()
 
 
 def parse(text: str, *, max_chars: int = MAX_CHARS, max_depth: int = MAX_DEPTH) -> ParsedText:
@@ -130,7 +132,7 @@ def _parse(text: str, max_chars: int, max_depth: int) -> ParsedText:
     problems = tuple(_issue(r) for r in issues)
     ok = not any(r[0] == "E_SYNTAX" for r in issues)
     source_map = SourceMap(text, rec.root_span, rec.root_node)
-    return ParsedText(rec.value, ok, problems, tuple(rec.broken), source_map, text)
+    return ParsedText(rec.value, ok, problems, tuple(rec.broken), source_map, text, rec.open_at_end)
 
 
 def not_json_issue(explanation: str) -> Issue:

@@ -36,6 +36,10 @@ Not listed: faults that lose nothing (a missing or doubled comma, a missing colo
 trailing comma, comments, a BOM), duplicate keys and lossy numbers (warnings; the value is exact JSON),
 and values after the top-level one (not part of the document). Values under a listed container that
 are not listed themselves were read intact.
+
+`open_at_end` lists the containers the text ends inside (outermost first): more members may follow in
+them, so what they lack is not missing yet, and an array among them holds its items before the cut as
+written (the one being typed is listed in `broken` itself; DESIGN.md "As you type", issue 21).
 """
 
 from __future__ import annotations
@@ -108,15 +112,16 @@ class _Frame:
 class Recovery:
     """The result of a tolerant read (see the module docstring)."""
 
-    __slots__ = ("value", "root_span", "root_node", "issues", "broken")
+    __slots__ = ("value", "root_span", "root_node", "issues", "broken", "open_at_end")
 
-    def __init__(self, value, root_span, root_node, issues, broken):
+    def __init__(self, value, root_span, root_node, issues, broken, open_at_end=()):
         self.value = value
         self.root_span = root_span
         self.root_node = root_node
         # (code, start, end, message, pointer or None, related spans [(start, end, note)])
         self.issues = issues
         self.broken = broken
+        self.open_at_end = open_at_end
 
 
 def recover(text: str, max_depth: int, *, try_root: bool = True) -> Recovery:
@@ -154,6 +159,7 @@ class _Reader:
         self._untold: dict[str, list] = {}  # code -> [count, first untold issue]
         self.broken: list[str] = []
         self._broken_set: set[str] = set()
+        self.open_at_end: list[str] = []
         self.quiet = False
         self.strict = StrictReader()
         self._lines: LineIndex | None = None
@@ -603,7 +609,8 @@ class _Reader:
         if not self.root_set and not self.saw_token:
             self.problem(0, self.n, "the document is empty")
         self.tell_untold()
-        return Recovery(self.root if self.root_set else None, self.root_span, self.root_node, self.issues, self.broken)
+        return Recovery(self.root if self.root_set else None, self.root_span, self.root_node, self.issues, self.broken,
+                        tuple(reversed(self.open_at_end)))
 
     def top_level(self, tok) -> None:
         kind, s, e = tok[0], tok[1], tok[2]
@@ -627,9 +634,12 @@ class _Reader:
         return f"unclosed {what} started at line {self.line(f.node.start)}"
 
     def unclosed_all(self) -> None:
-        """End of text with containers open: each is reported where its closer belongs."""
+        """End of text with containers open: each is reported where its closer belongs, and listed in
+        `open_at_end` (more may follow in it)."""
         while self.stack:
             f = self.stack[-1]
+            if f.pointer is not None and not self.quiet:
+                self.open_at_end.append(f.pointer)
             if f.is_obj and f.entry is not None and f.state in (_O_AFTER_KEY, _O_AFTER_COLON):
                 self.mark(self.member_pointer(f))  # a key whose value never came
             self.problem(f.prev_end, f.prev_end, self.unclosed(f))

@@ -63,6 +63,18 @@ class YamlSyntax(Facts):
 def _marks(issue: Issue) -> tuple[int | None, ...] | None:
     """The parser's marks of a complaint, None for the reader's own problems (a second document…)."""
     return issue.facts.marks if isinstance(issue.facts, YamlSyntax) else None
+
+
+def _fault_marks(issue: Issue) -> tuple[int | None, ...]:
+    """The marks of a complaint in the order the recovery looks for the faulty line, the second being
+    the problem's: the context first (the half-typed key, the unclosed bracket), except where the
+    context is the block mapping a wrongly indented entry broke out of (its first key), not the entry."""
+    marks = _marks(issue)
+    if issue.message.startswith("expected <block end>"):
+        return (marks[1], marks[1])
+    return marks
+
+
 # The YAML 1.2 core schema (spec 1.2.2 §10.3.2), as serde_yaml resolves plain scalars whatever a `%YAML`
 # directive says.
 _CORE = (
@@ -238,7 +250,7 @@ def _parse_yaml(text: str, max_chars: int, max_depth: int, max_values: int, reco
         return ParsedText(None, False, (issue,), (), YamlSourceMap(text, None), text)
     read = text
     if root is None and recover and problems and _marks(problems[0]) is not None:
-        root, read, cut = _without_refused_lines(text, _marks(problems[0]), max_depth, tuple(skips))
+        root, read, cut = _without_refused_lines(text, _fault_marks(problems[0]), max_depth, tuple(skips))
         if root is not None:
             problems = [replace(problems[0], facts=replace(problems[0].facts, cut=cut))]
     if root is None:
@@ -254,7 +266,27 @@ def _parse_yaml(text: str, max_chars: int, max_depth: int, max_values: int, reco
         return ParsedText(None, False, (issue,), (), YamlSourceMap(text, None), text)
     problems.sort(key=lambda p: p.span)
     ok = not any(p.code == "E_SYNTAX" for p in problems)
-    return ParsedText(value, ok, tuple(problems), (), YamlSourceMap(text, span, ynode), text)
+    return ParsedText(value, ok, tuple(problems), (), YamlSourceMap(text, span, ynode), text,
+                      _open_at_end(read, ynode))
+
+
+def _open_at_end(text: str, root: YNode | None) -> tuple[str, ...]:
+    """The block collections the text ends inside, outermost first (`ParsedText.open_at_end`): when its
+    last member is a nested block collection, nothing but the end of the text closed it (no line came
+    back to its parent's indentation), so more may follow in it and in each collection around it. A
+    text whose last line stands at the top level, or ends in a closed flow collection, ends inside none."""
+    chain: list[str] = []
+    node, pointer = root, ""
+    while node is not None and node.vspans and text[node.start:node.start + 1] not in ("{", "["):
+        kid = node.kids[-1]
+        if kid is None or text[kid.start:kid.start + 1] in ("{", "[") or not kid.vspans:
+            break
+        chain.append(pointer)
+        pointer += "/" + (pointer_escape(node.names[-1]) if node.is_obj else str(len(node.vspans) - 1))
+        node = kid
+    if chain:
+        chain.append(pointer)
+    return tuple(chain)
 
 
 _RECOVERY_ROUNDS = 12
@@ -281,13 +313,15 @@ def _without_refused_lines(text: str, marks: tuple, max_depth: int, skips: tuple
     shorter = _Without(text, skips) if skips else None
     for _ in range(_RECOVERY_ROUNDS):
         at = marks[1]
-        if at is not None and at < len(current) and current[at] == "\t":
-            todo = (at, at + 1)
+        if (at is not None and at < len(current) and current[at] == "\t"
+                and current[_line_span(current, at)[0]:at].strip(" \t")):
+            todo = (at, at + 1)  # a tab after the line's content: read as a space
         else:
             spans = [_line_span(current, m) for m in marks if m is not None]
             todo = next((sp for sp in spans if sp not in cut and current[sp[0]:sp[1]].strip()), None)
             if todo is None:
                 break
+            todo = _entry(current, todo)
         cut.append(todo)
         current = _blank(current, todo)
         shorter = shorter and shorter.blanked(todo)
@@ -306,8 +340,68 @@ def _without_refused_lines(text: str, marks: tuple, max_depth: int, skips: tuple
             return root, current, tuple(sorted(cut))
         if not problems or _marks(problems[0]) is None:
             break
-        marks = _marks(problems[0])
+        marks = _fault_marks(problems[0])
     return None, text, ()
+
+
+_INDENT = re.compile(r"[ \t]*")
+# A line that opens a block below it: `-`, or a key (after any `- `) with nothing after its colon but a
+# block scalar's indicator or a comment.
+_OPENS_BLOCK = re.compile(r"""(?:-[ \t]+)*(?:-|(?:[^\s\[\]{}#,"'][^\[\]{}#,]*|"[^"]*"|'[^']*'):(?:[ \t]+[|>][-+0-9]*)?)"""
+                          r"[ \t]*(?:#.*)?\Z")
+
+
+def _entry(text: str, line: Span) -> Span:
+    """The entry of a block collection that a refused line starts, so that a slip is confined to it
+    (issue 21): the line alone, or, when it opens a block (`review:`, `- `, `key: |`), the line with the
+    lines below it deeper than the level it stands at, the deepest indentation of the lines above it
+    that is shallower than its first line below (a key dedented by a column or indented with a tab still
+    takes its own block, and no more). The slip's siblings are read as written."""
+    start, end = line
+    if not _OPENS_BLOCK.match(text[start:end].strip(" \t")):
+        return line
+    below = _next_content_line(text, end)
+    if below is None:
+        return line
+    child, own = _indent(text, below[0]), _indent(text, start)
+    if child <= own and "\t" not in text[start:start + own]:
+        return line  # nothing below it is deeper: an empty value
+    level, prev = -1, start
+    while prev > 0:  # the indentations of the entries the line stands in, nearest first
+        above = _line_span(text, prev - 1)
+        prev = above[0]
+        if not text[above[0]:above[1]].strip() or text[above[0]:above[1]].lstrip(" ").startswith("#"):
+            continue
+        d = _indent(text, above[0])
+        if "\t" in text[above[0]:above[0] + d]:
+            continue
+        if d < child:
+            level = d
+            break
+    last, nxt = end, below
+    while nxt is not None and _indent(text, nxt[0]) > level:
+        last = nxt[1]
+        nxt = _next_content_line(text, nxt[1])
+    return (start, last)
+
+
+def _indent(text: str, line_start: int) -> int:
+    return _INDENT.match(text, line_start).end() - line_start
+
+
+def _next_content_line(text: str, end: int) -> Span | None:
+    """The next line after the one ending at `end` with content other than a comment, or None."""
+    i = end
+    while i < len(text):
+        i = text.find("\n", i)
+        if i < 0:
+            return None
+        sp = _line_span(text, i + 1)
+        body = text[sp[0]:sp[1]].strip(" \t\r")
+        if body and not body.startswith("#"):
+            return sp
+        i = sp[1]
+    return None
 
 
 def _blank(text: str, span: Span) -> str:

@@ -5,7 +5,10 @@ the other commands refuse them by name."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 
 import pytest
 
@@ -155,3 +158,19 @@ def test_fmt_refuses_a_workflow_saying_the_workflow_kinds_reason(capsys):
     assert err.rstrip().endswith(f"`grooph validate {EXAMPLE}` checks it.")
     rc, _, err = run(capsys, "fmt", BOARD)
     assert rc == 1 and "not formatted" not in err
+
+
+def test_a_reused_anchor_in_a_broken_workflow_prints_only_the_finding(tmp_path):
+    """ruamel.yaml (which reads a text libyaml refuses) warns of a reused anchor with a
+    `ReusedAnchorWarning`; the reader keeps it off the command line's stderr (issue 25), as a user runs
+    it: a process of its own, Python's default warning filters."""
+    path = tmp_path / "w.workflow.yaml"
+    path.write_text("a: &x 1\nb: &x 2\nc: [1, 2", "utf-8")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONWARNINGS"}
+    done = subprocess.run([sys.executable, "-m", "grooph_core", "validate", str(path)], capture_output=True,
+                          text=True, env=env, timeout=120)
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        "error  E_SYNTAX  expected ',' or ']', but got '<stream end>' (while parsing a flow sequence)",
+        f"{path}: 1 error, 0 warnings",
+    ]

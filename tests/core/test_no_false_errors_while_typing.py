@@ -2,7 +2,7 @@
 
 For each object in a top-level list (a node, an edge, a loop, a session, a handoff…): its closing brace
 deleted, a stray character typed inside it, a new object being typed after it, the comma after it
-deleted, its `id` string left open. The tolerant analysis must report
+deleted, its `id` string left open, the text cut right after it or in its middle. The tolerant analysis must report
 a syntax error, and beyond it only findings the intact document has too (same code and pointer): an
 object in doubt may lose findings, it never causes one about something else."""
 
@@ -37,6 +37,9 @@ def _breaks(text: str, a, pointer: str):
     ids = a.parsed.source_map.value_span(pointer + "/id")
     if ids is not None:
         yield "id left open", text[: ids[1] - 1] + text[ids[1]:]
+    # the text cut short there (a paste, a file still being written: issue 21)
+    yield "text cut right after it", text[: end + 1]
+    yield "text cut in the middle of it", text[: (start + end) // 2]
 
 
 CASES = [(p, ptr) for p in DOCS for _, _, ptr in _items(p)]

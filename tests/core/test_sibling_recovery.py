@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from grooph_core.source.json_reader import parse
+from grooph_core.source.yaml_reader import parse_yaml
 
 
 def _read(text: str):
@@ -99,3 +100,55 @@ def test_a_key_without_its_colon_before_an_object_on_the_same_line_is_still_that
     value, problems, _ = _read('[{"id": "a", "model" {"tier": "fast"}}]')
     assert value == [{"id": "a", "model": {"tier": "fast"}}]
     assert [m for m, _ in problems] == ['missing colon after key "model"']
+
+
+# ---- the end of the text (issue 21 item 3) -----------------------------------------------------------
+
+
+def test_the_containers_a_json_text_ends_inside_are_listed_outermost_first():
+    parsed = parse('{"nodes": [{"id": "a"}, {"id": "b", "na')
+    assert parsed.open_at_end == ("", "/nodes", "/nodes/1")
+    assert parse('{"nodes": [{"id": "a"}]}').open_at_end == ()
+    # a container closed by a closer of the other kind is cut, but the text does not end inside it
+    assert parse('{"a": [1, 2 }').open_at_end == ()
+
+
+def _yaml(text: str):
+    return parse_yaml(text, recover=True)
+
+
+def test_a_yaml_text_ends_inside_the_block_collections_that_hold_its_last_line():
+    assert _yaml("a: 1\nb:\n  c:\n    - x\n").open_at_end == ("", "/b", "/b/c")
+    assert _yaml("a: 1\nb:\n  c: {x: 1}\n").open_at_end == ("", "/b")
+    assert _yaml("b:\n  c: 1\na: 1\n").open_at_end == ()  # its last line is at the top level
+    assert _yaml("a: [1, 2]\n").open_at_end == ()
+
+
+MAPPING = "top:\n  one:\n    x: 1\n    y: 2\n  two:\n    x: 3\n  three: {x: 4}\nlast: 5\n"
+
+
+@pytest.mark.parametrize("slip, left_out", [
+    (("  two:\n", "\ttwo:\n"), "\ttwo:\n    x: 3"),  # a tab where the key's indentation belongs
+    (("  two:\n", " two:\n"), " two:\n    x: 3"),  # the key dedented by a column
+    (("  two:\n", "   two:\n"), "   two:\n    x: 3"),  # the key indented by a column
+    (("    y: 2\n", "\ty: 2\n"), "\ty: 2"),  # a tab before a scalar member: that line alone
+])
+def test_a_yaml_slip_leaves_out_its_entry_with_its_block_and_keeps_the_siblings(slip, left_out):
+    text = MAPPING.replace(*slip, 1)
+    parsed = _yaml(text)
+    cut = [text[a:b] for p in parsed.problems if p.code == "E_SYNTAX" for a, b in p.facts.cut]
+    assert cut == [left_out]
+    kept = {"one": {"x": 1, "y": 2}, "two": {"x": 3}, "three": {"x": 4}}
+    if "two" in left_out:
+        del kept["two"]
+    else:
+        del kept["one"]["y"]
+    assert parsed.value == {"top": kept, "last": 5}
+
+
+def test_a_yaml_slip_on_a_key_with_nothing_deeper_below_leaves_out_that_line_alone():
+    """The key indented by a column has no block: the line below stands where its siblings do."""
+    text = "top:\n  one:\n    x: 1\n   two:\n  three: {x: 4}\nlast: 5\n"
+    parsed = _yaml(text)
+    assert [text[a:b] for p in parsed.problems for a, b in p.facts.cut] == ["   two:"]
+    assert parsed.value == {"top": {"one": {"x": 1}, "three": {"x": 4}}, "last": 5}

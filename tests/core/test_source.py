@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from grooph_core.source.json_reader import CLI_MAX_DEPTH, MAX_DEPTH, ParsedText, parse, parse_strict
 from grooph_core.source.line_index import LineIndex
 from grooph_core.source.text import pointer_join
+from grooph_core.source.yaml_reader import parse_yaml
 
 # ---------------------------------------------------------------------------------------------
 # helpers
@@ -281,6 +282,22 @@ def test_invalid_escape():
     assert parsed.value == {"brief": "say q here", "id": "a"}
 
 
+def test_a_short_unicode_escape_is_marked_over_its_backslash_u_and_hex_digits():
+    """`\\u` with fewer than four hex digits: the problem covers `\\u` and the digits there are (on a
+    line after an emoji, in UTF-16 columns); the string reads on with the escape's text kept."""
+    text = '{"brief": "say \\u12x here", "id": "a"}'
+    parsed, prob, r = only_syntax(text)
+    assert prob.message == 'invalid escape "\\u12" (\\u needs four hex digits)'
+    assert r == (0, 15, 0, 19)
+    assert parsed.value == {"brief": "say u12x here", "id": "a"}
+    assert parsed.broken == ("/brief",)
+    text = '{"id": "a",\n "brief": "🚀 \\uzz"}'
+    parsed, prob, r = only_syntax(text)
+    assert prob.message == 'invalid escape "\\u" (\\u needs four hex digits)'
+    assert r == (1, 14, 1, 16)
+    assert parsed.value == {"id": "a", "brief": "🚀 uzz"}
+
+
 def test_comments_are_reported_and_skipped():
     text = '{\n  // the id\n  "id": "a", /* why */ "name": "A"\n}'
     parsed = parse(text)
@@ -520,6 +537,19 @@ def test_too_long_text_gives_one_doc_limit_without_analysis():
     assert [p.code for p in parsed.problems] == ["E_DOC_LIMIT"]
     assert "110" in parsed.problems[0].message and "50" in parsed.problems[0].message
     assert parsed.value is None
+
+
+@pytest.mark.parametrize("read, around", [(parse, ('{"a": "', '"}')), (parse_yaml, ("a: ", "\n"))], ids=["json", "yaml"])
+def test_the_editors_size_limit_is_5_000_000_characters_inclusive(read, around):
+    """README's `grooph.maxDocumentSize` default: a text of 5,000,000 characters is analysed, one
+    character more gets the one E_DOC_LIMIT and no value (both readers)."""
+    head, tail = around
+    filler = 5_000_000 - len(head) - len(tail)
+    parsed = read(head + "x" * filler + tail)
+    assert parsed.ok and parsed.problems == () and parsed.value == {"a": "x" * filler}
+    parsed = read(head + "x" * (filler + 1) + tail)
+    assert [p.code for p in parsed.problems] == ["E_DOC_LIMIT"] and parsed.value is None
+    assert "5,000,001" in parsed.problems[0].message and "5,000,000" in parsed.problems[0].message
 
 
 # ---------------------------------------------------------------------------------------------

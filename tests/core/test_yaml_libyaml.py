@@ -7,7 +7,7 @@ import math
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from grooph_core.source import yaml_libyaml, yaml_reader as yaml_source
@@ -111,8 +111,14 @@ def test_generated_texts_read_the_same(text):
     assert_same(text)
 
 
+# Found by this test (issue 25): a `:` typed right after a flow mapping that is an item of a flow sequence.
+FOUND_VALUE = [[], [0, "on"], {"": 0, "00": {"": None, "00\x1f\x1f": "on", "0000\x1f": False}, "00;": []},
+               {"": None, "0000\x00": None, "00;": 0}]
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 @given(_value(), st.booleans(), st.integers(0, 400), st.sampled_from(["", "x", ":", "\n", "[", "'", " - "]))
+@example(FOUND_VALUE, True, 127, ":")
 def test_dumped_values_and_their_edits_read_the_same(value, flow, at, insert):
     from ruamel.yaml import YAML
     import io
@@ -124,6 +130,39 @@ def test_dumped_values_and_their_edits_read_the_same(value, flow, at, insert):
     assert_same(text)
     at = min(at, len(text))
     assert_same(text[:at] + insert + text[at:])
+
+
+# A pair in a flow sequence whose `:` stands right before its value or the end: libyaml reads a pair,
+# ruamel (the reference) a plain scalar `:…`, and refuses the text; a space after the `:`, or a flow
+# mapping of its own, both read as a pair.
+ADJACENT_VALUES = [
+    '{doc: [[], [0, on], {\'\': 0, \'00\': {\'\': null, "00\\x1F\\x1F": on, "0000\\x1F": false},\n00;: []}, '
+    '{\'\': null, "0000\\0": null, 00;: 0}:]}\n',
+    "[{a: 1}:]", '["a":]', "['a':,]", '["a" :]', '["a":x]', "[[a]:]", '[? "a":]', '[a: 1, "b":]', '["a":[1]]',
+    '["a":{}]', "[&x 'a':]", '[{a: 1}:x]', '[{a: 1}: x]', '["a": ]', '["a":\n]', '[{"a":x}]', '{"a":x}',
+    '{"a":}', '[{a: 1}: ]', '[[a]: b]',
+]
+
+
+@pytest.mark.parametrize("text", ADJACENT_VALUES)
+def test_a_value_right_after_the_colon_of_a_pair_in_a_flow_sequence_reads_the_same(text):
+    assert_same(text)
+
+
+def test_the_found_text_is_refused_as_ruamel_refuses_it():
+    """The text the dumped-values property found (issue 25): the fast path gave a value, ruamel none."""
+    parsed = parse_yaml(ADJACENT_VALUES[0])
+    assert parsed.value is None and not parsed.ok
+    [problem] = parsed.problems
+    assert problem.message == "expected ',' or ']', but got '<scalar>' (while parsing a flow sequence)"
+    assert problem.span == (127, 127)
+
+
+def test_the_fast_path_still_answers_for_compact_json():
+    """Only a pair in a flow sequence is left to ruamel: a JSON text (`"a":1`) is read by libyaml."""
+    for text in ['{"a":1,"b":[{"c":"d"},{"e":[]}]}', '[{"a":1}, {"b":{"c":2}}]']:
+        assert isinstance(yaml_libyaml.compose(text, 64, yaml_source.core_tag), tuple), text
+        assert_same(text)
 
 
 # ---- empty values: libyaml answers, with ruamel's marks ----------------------------------------------

@@ -9,8 +9,10 @@ from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException
 
 from grooph_core.ide.text_edits import TextEdit, apply_edits
+from grooph_core.issues import CODES
 from grooph_core.schema.canonical import canonical_text
-from tests.lsp.conftest import diagnostics_for, dumps, open_text
+from tests.conftest import FIXTURES
+from tests.lsp.conftest import diagnostics_for, dumps, open_text, push_capabilities, start
 from tests.lsp.docs import DANGLING, STUDIO_MAP, graph
 
 DOC = lsp.TextDocumentIdentifier
@@ -158,3 +160,42 @@ async def test_hover_on_free_text_and_on_the_graph_id(client, tmp_path):
     assert h is not None and "goal" in h.contents.value
     h = await client.text_document_hover_async(lsp.HoverParams(text_document=DOC(uri=uri), position=_pos(text, '"id": "g"', 7)))
     assert "reference" not in h.contents.value
+
+
+def _plain_text_capabilities() -> lsp.ClientCapabilities:
+    """A client that renders no Markdown: plain text for hovers and for completion documentation."""
+    caps = push_capabilities()
+    caps.text_document.hover = lsp.HoverClientCapabilities(content_format=[lsp.MarkupKind.PlainText])
+    caps.text_document.completion = lsp.CompletionClientCapabilities(
+        completion_item=lsp.ClientCompletionItemOptions(documentation_format=[lsp.MarkupKind.PlainText]))
+    return caps
+
+
+async def test_a_client_without_markdown_reads_hovers_and_documentation_without_markup(raw_client, tmp_path):
+    """LSP: the client lists the markup it renders; one that names only plain text gets the hover and
+    the completion documentation without `**`, `*` or backticks, the words themselves all kept."""
+    await start(raw_client, capabilities=_plain_text_capabilities())
+    text = dumps(DANGLING)
+    uri = (tmp_path / "plain.grooph.json").as_uri()
+    open_text(raw_client, uri, text)
+    h = await raw_client.text_document_hover_async(lsp.HoverParams(text_document=DOC(uri=uri), position=_pos(text, '"brief"', 2)))
+    assert h.contents.kind == lsp.MarkupKind.PlainText
+    assert h.contents.value == "brief — The agent's instructions.\n\nrequired · string"
+    h = await raw_client.text_document_hover_async(lsp.HoverParams(text_document=DOC(uri=uri), position=_pos(text, '"ghost"', 2)))
+    code = CODES["E_DANGLING_REF"]
+    assert h.contents.kind == lsp.MarkupKind.PlainText
+    assert h.contents.value == (f'No node has the id ghost.\n\n---\n\nE_DANGLING_REF — {code.title}\n\n'
+                                f'edge "e2" ends at unknown node "ghost"\n\nRepair: {code.repair}  \nSpec: {code.spec}')
+
+    workflow = (FIXTURES / "workflow" / "valid" / "spec-example.workflow.yaml").read_text("utf-8")
+    marked = workflow.replace("        - target: blocked\n", "        - target: blocked\n        - |\n", 1)
+    at = marked.index("|")
+    text = marked[:at] + marked[at + 1:]
+    uri = (tmp_path / "plain.workflow.yaml").as_uri()
+    open_text(raw_client, uri, text, language_id="yaml")
+    line = text.count("\n", 0, at)
+    res = await raw_client.text_document_completion_async(lsp.CompletionParams(
+        text_document=DOC(uri=uri), position=lsp.Position(line=line, character=at - text.rfind("\n", 0, at) - 1)))
+    target = next(i for i in res.items if i.label == "target")
+    assert target.documentation.kind == lsp.MarkupKind.PlainText
+    assert "a status name, or {{expr}};" in target.documentation.value and "`" not in target.documentation.value

@@ -12,6 +12,7 @@ from lsprotocol import types as lsp
 
 from tests.conftest import FIXTURES
 from tests.lsp.conftest import change_text, diagnostics_for, open_text, wait_for
+from tests.lsp.stdio_client import StdioServer, editor_capabilities
 
 WORKFLOW = (FIXTURES / "workflow" / "valid" / "spec-example.workflow.yaml").read_text("utf-8")
 BOARD = (FIXTURES / "board" / "valid" / "checkout.board.json").read_text("utf-8")
@@ -125,3 +126,30 @@ async def test_graph_features_leave_the_neighbouring_formats_alone(client, tmp_p
         text_document=ident, range=lsp.Range(start=lsp.Position(line=0, character=0), end=lsp.Position(line=0, character=0)),
         context=lsp.CodeActionContext(diagnostics=[])))
     assert not actions
+
+
+def test_a_reused_anchor_in_a_broken_workflow_leaves_the_servers_stderr_clean(tmp_path):
+    """The server reads a broken workflow with ruamel.yaml, which warns of a reused anchor
+    (`ReusedAnchorWarning`); the warning never reaches the server's stderr (issue 25), and the user
+    sees the syntax diagnostic."""
+    server = StdioServer(tmp_path, log_file=tmp_path / "server.log", stderr_file=tmp_path / "server.stderr",
+                         env={"XDG_CACHE_HOME": str(tmp_path / "cache"),
+                              "PYTHONWARNINGS": ""})  # Python's default filters, as an editor starts it
+    try:
+        server.initialize(editor_capabilities(), {"grooph": {"debounceMs": 0}})
+        uri = (tmp_path / "anchors.workflow.yaml").as_uri()
+        server.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1,
+                                                                "text": "a: &x 1\nb: &x 2\nc: [1, 2"}})
+
+        def published():
+            for n in reversed(server.notifications):
+                p = n.message.get("params") or {}
+                if n.message.get("method") == "textDocument/publishDiagnostics" and p.get("uri") == uri:
+                    return [p["diagnostics"]]
+            return None
+        [diagnostics] = server.wait_until(published, 60.0, "the workflow's diagnostics")
+        assert "E_SYNTAX" in [d["code"] for d in diagnostics]
+    finally:
+        assert server.shutdown() == 0
+    stderr = (tmp_path / "server.stderr").read_text("utf-8", errors="replace")
+    assert "Warning" not in stderr and "found duplicate anchor" not in stderr, stderr

@@ -9,7 +9,8 @@ from __future__ import annotations
 from lsprotocol import types as lsp
 
 from grooph_core.ide.analysis import analyze
-from tests.core.test_typing_states import GRAPH, GRAPH_STATES, MAP, _node_close
+from tests.core.test_typing_states import (FIRST_EDGE_FAULT, GRAPH, GRAPH_STATES, MAP, WORKFLOW, WORKFLOW_CUTS,
+                                          WORKFLOW_TEXT, YAML_SLIPS, _node_close)
 from tests.lsp.conftest import change_text, diagnostics_for, open_text, wait_for
 
 
@@ -107,3 +108,52 @@ async def test_the_first_brace_of_a_new_file_is_calm(client, tmp_path):
         ("E_SYNTAX", "unclosed object started at line 1"),
         ("E_SCHEMA", '/: missing required properties "grooph", "id", "name", "version", "nodes", "edges", "loops"'),
     ]
+
+
+# ---- a text cut short, a YAML slip (issue 21 item 3) --------------------------------------------------
+
+
+async def test_a_graph_an_agent_is_still_writing_never_misses_what_may_follow(client, tmp_path):
+    """The file arrives ten lines at a time (an agent writing it, a paste cut short): no "missing required"
+    while the text ends inside the document, and the dangling edge is shown once it is complete."""
+    uri = (tmp_path / "agent.grooph.json").as_uri()
+    lines = FIRST_EDGE_FAULT.splitlines(keepends=True)
+    open_text(client, uri, "".join(lines[:10]))
+    version = 1
+    for n in range(10, len(lines), 10):
+        text = "".join(lines[:n])
+        if version > 1:
+            change_text(client, uri, version, text)
+        want = [(i.code, i.message) for i in analyze(text, name="agent.grooph.json").issues]
+        diags = await _settle(client, uri, lambda ds: [(str(d.code), d.message) for d in ds] == want)
+        assert not [d for d in diags if "missing required" in d.message], (n, _shown(client, uri))
+        complete_edge = text.find('"to": "testz"\n    }') >= 0
+        assert [d.code for d in diags if d.code != "E_SYNTAX"] == (["E_DANGLING_REF"] if complete_edge else []), n
+        version += 1
+
+
+async def test_a_workflow_with_a_dedented_status_still_shows_its_fault_elsewhere(client, tmp_path):
+    uri = (tmp_path / "board.workflow.yaml").as_uri()
+    open_text(client, uri, WORKFLOW, language_id="yaml")
+    diags = await diagnostics_for(client, uri)
+    assert [d.code for d in diags] == ["E_WF_UNKNOWN_STATUS"]
+    version = 1
+    for slip in ("a status key dedented by a column", "a tab indenting a status key", "an open flow mapping"):
+        version += 1
+        change_text(client, uri, version, WORKFLOW.replace(*YAML_SLIPS[slip], 1))
+        diags = await _settle(client, uri, lambda ds: any(d.code == "E_SYNTAX" for d in ds))
+        assert [d.code for d in diags] == ["E_SYNTAX", "E_WF_UNKNOWN_STATUS"], (slip, _shown(client, uri))
+        assert "no status redy" in diags[1].message
+        version += 1
+        change_text(client, uri, version, WORKFLOW)
+        await _settle(client, uri, lambda ds: [d.code for d in ds] == ["E_WF_UNKNOWN_STATUS"])
+
+
+async def test_a_workflow_cut_after_its_statuses_is_calm(client, tmp_path):
+    uri = (tmp_path / "cut.workflow.yaml").as_uri()
+    open_text(client, uri, WORKFLOW_CUTS["after its statuses"](), language_id="yaml")
+    assert list(await diagnostics_for(client, uri)) == []
+    whole = WORKFLOW_TEXT.replace("initial:\n  - target: ready\n", "", 1)  # finished, without its initial
+    change_text(client, uri, 2, whole)
+    diags = await _settle(client, uri, lambda ds: bool(ds))
+    assert [(d.code, d.message) for d in diags] == [("E_WF_SCHEMA", 'Workflow is missing the required field "initial"')]

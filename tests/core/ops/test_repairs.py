@@ -395,6 +395,18 @@ def test_output_not_writable_appends_and_respects_deny():
     assert repairs(doc, "W_OUTPUT_NOT_WRITABLE") == []
 
 
+def test_output_not_writable_lets_a_builder_edit_files():
+    """graph.md §5: a builder takes `edit-files` (the title and the edit say so), every other role
+    `write-outputs`; a builder that denies `edit-files` gets no repair."""
+    doc = graph([{**W, "allow": ["read-files"]}, END], [{"id": "e1", "from": "w", "to": "end"}])
+    [r] = repairs(doc, "W_OUTPUT_NOT_WRITABLE")
+    assert r.ops == ({"op": "updateNode", "id": "w", "set": {"allow": ["read-files", "edit-files"]}},)
+    assert r.kind == "preferred" and r.title == "Let w edit files (allow edit-files)"
+    assert after(doc, r)[1] == []
+    doc["nodes"][0]["deny"] = ["edit-files"]
+    assert repairs(doc, "W_OUTPUT_NOT_WRITABLE") == []
+
+
 def test_person_fields_and_unreachable_and_group_overlap():
     doc = graph([{**W, "by": "person", "allow": None, "effort": "high"}, END], [{"id": "e1", "from": "w", "to": "end"}])
     del doc["nodes"][0]["allow"]
