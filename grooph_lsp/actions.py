@@ -1,6 +1,6 @@
 """Code actions (quick fixes, `source.fixAll.grooph`) and the commands `grooph.preview`,
-`grooph.applyOperations` and `grooph.revealFill`: translate, call `grooph_core.ide.actions`, convert
-(`convert`). Registered in `server.FEATURES` and `server.COMMANDS`."""
+`grooph.applyOperations` and `grooph.revealFill`: translate, call the document's kind
+(`analysis.document_kind`: its fixes, fix-all, operations, picture), convert (`convert`). Registered in `server.FEATURES` and `server.COMMANDS`."""
 
 from __future__ import annotations
 
@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
 
-from grooph_core.ide import actions as core
-from grooph_core.ide.neighbour_repairs import neighbour_fixes
+from grooph_core.ide.actions import FIX_ALL_TITLE
 from grooph_core.ide.refused import Refused
 from grooph_core.ops.repairs import Stopped
 from grooph_lsp import convert
@@ -89,13 +88,14 @@ async def code_action(ls, params: lsp.CodeActionParams) -> list[lsp.CodeAction] 
     made in the request worker so the event loop keeps answering."""
     doc = ls.served(params.text_document.uri)
     if doc is None:
-        return await _neighbour_actions(ls, params)
+        return None
     result = await ls.scheduler.result(doc)
     analysis, version = result.analysis, result.snapshot.version
+    kind = analysis.document_kind
     only = params.context.only
     asked_fix_all = only is not None and any(_kind_matches(FIX_ALL, k) for k in only)
     want_quick = only is None or any(_kind_matches(lsp.CodeActionKind.QuickFix, k) for k in only)
-    lazy = resolves_edits(ls)
+    lazy = resolves_edits(ls) and kind.resolves_fixes_later
     export = ls.settings.complete
     chosen, diag_by_index = _chosen_issues(analysis, params, ls.encoding) if want_quick else ([], {})
     index_of = {id(issue): n for n, issue in enumerate(analysis.issues)}
@@ -109,11 +109,11 @@ async def code_action(ls, params: lsp.CodeActionParams) -> list[lsp.CodeAction] 
         def stop() -> bool:
             return cancelled.is_set() or ls.store.get(doc.uri) is not doc or doc.version != version
 
-        if lazy and core.unchecked(analysis, chosen, export=export):
+        if lazy and kind.unchecked_fixes(analysis, chosen, export=export):
             await ls.fix_checks.settle(doc, result, chosen, export)
         try:
-            fixes = await ls.off_loop(lambda: core.checked_offers(analysis, chosen, export=export) if lazy
-                                      else core.quick_fixes(analysis, chosen, export=export, stop=stop))
+            fixes = await ls.off_loop(lambda: kind.fix_offers(analysis, chosen, export=export) if lazy
+                                      else kind.quick_fixes(analysis, chosen, export=export, stop=stop))
         except asyncio.CancelledError:
             cancelled.set()
             raise
@@ -134,13 +134,13 @@ async def code_action(ls, params: lsp.CodeActionParams) -> list[lsp.CodeAction] 
                 run=convert.command("Go to the value to fill in", REVEAL_FILL, [doc.uri, fix.fill]) if fix.fill else None,
             ))
     if asked_fix_all or (only is None and not lazy):
-        fix = await ls.off_loop(lambda: core.fix_all(analysis, export=export))
+        fix = await ls.off_loop(lambda: kind.fix_all(analysis, export=export))
         if fix is not None:
             out.append(convert.code_action(fix.title, FIX_ALL,
                                            edit=_workspace_edit(ls, doc.uri, version, analysis.line_index, fix.edits)))
     elif only is None and lazy and any(f.repair_class == "safe" for f in fixes):
         # the menu under the cursor offers fix-all when a safe repair is among its quick fixes
-        out.append(convert.code_action(core.FIX_ALL_TITLE, FIX_ALL,
+        out.append(convert.code_action(FIX_ALL_TITLE, FIX_ALL,
                                        data={"uri": doc.uri, "version": version, "fixAll": True}))
     return out
 
@@ -157,8 +157,9 @@ async def resolve_code_action(ls, action: lsp.CodeAction) -> lsp.CodeAction:
     result = await ls.scheduler.result(doc)
     analysis, version = result.analysis, result.snapshot.version
     export = ls.settings.complete
+    kind = analysis.document_kind
     if data.get("fixAll"):
-        fix = await ls.off_loop(lambda: core.fix_all(analysis, export=export))
+        fix = await ls.off_loop(lambda: kind.fix_all(analysis, export=export))
         outcome = fix if fix is not None else Refused("No safe repair applies to this version of the document. Nothing was changed.")
     else:
         n = data.get("issue")
@@ -166,7 +167,7 @@ async def resolve_code_action(ls, action: lsp.CodeAction) -> lsp.CodeAction:
                 and isinstance(data.get("title"), str)):
             raise ContentModified("This action no longer matches the document's diagnostics; ask for the actions again.")
         issue = analysis.issues[n]
-        outcome = await ls.off_loop(lambda: core.resolve_offer(analysis, issue, data["title"], export=export))
+        outcome = await ls.off_loop(lambda: kind.resolve_offer(analysis, issue, data["title"], export=export))
     if isinstance(outcome, Refused):
         ls.window_show_message(convert.warning(outcome.message))
         return action
@@ -181,8 +182,6 @@ async def preview(ls, *args):
     if not isinstance(uri, str):
         raise _refuse("grooph.preview needs the document's URI as its first argument: [uri, view?, theme?].")
     doc = ls.served(uri)
-    if doc is None and (found := ls.store.get(uri)) is not None and getattr(found.neighbour, "name", "") == "workflow":
-        doc = found  # issue 15 point 6: a board workflow has a picture too
     if doc is None:
         raise _refuse(f"{uri} is not an open grooph document.")
     if theme not in (None, "light", "dark", "auto"):
@@ -191,7 +190,9 @@ async def preview(ls, *args):
     if view not in (None, "wide", "sequence"):
         raise _refuse(f'Unknown view {view!r}: use null, "wide" or "sequence".')
     analysis = await ls.analysed(doc)
-    svg = await ls.off_loop(lambda: core.preview_svg(analysis, view=view, theme=theme))
+    svg = await ls.off_loop(lambda: analysis.document_kind.picture(analysis, view=view, theme=theme))
+    if svg is None:  # a kind without a picture (a board, an episode record)
+        raise _refuse(f"{uri} is not an open grooph document.")
     if isinstance(svg, Refused):
         raise _refuse(svg.message)
     folder = cache_dir()
@@ -214,7 +215,9 @@ async def apply_operations(ls, *args):
         raise _refuse(f"{uri!r} is not an open grooph document.")
     done = await ls.scheduler.result(doc)
     analysis = done.analysis
-    outcome = await ls.off_loop(core.operations_edits, analysis, ops)
+    outcome = await ls.off_loop(analysis.document_kind.operations, analysis, ops)
+    if outcome is None:  # a kind without operations (a workflow, a board, an episode record)
+        raise _refuse(f"{uri!r} is not an open grooph document.")
     if not outcome.ok:
         return {"ok": False, "ids": [], "error": outcome.error}
     if outcome.edits:
@@ -241,29 +244,6 @@ async def reveal_fill(ls, *args):
     rng = to_lsp_range(analysis.line_index, (s, e), ls.encoding)
     ls.window_show_document(convert.show_document(uri, take_focus=True, selection=rng))
     return True
-
-
-async def _neighbour_actions(ls: "GroophServer", params: lsp.CodeActionParams) -> list[lsp.CodeAction] | None:
-    """Quick fixes of a workflow, board or episode record (`grooph_core.ide.neighbour_repairs`), edits included."""
-    doc = ls.store.get(params.text_document.uri)
-    if doc is None or not doc.served() or doc.neighbour is None:
-        return None
-    only = params.context.only
-    if only is not None and not any(_kind_matches(lsp.CodeActionKind.QuickFix, k) for k in only):
-        return []
-    result = await ls.scheduler.result(doc)
-    analysis, version = result.analysis, result.snapshot.version
-    if analysis is None:
-        return []
-    chosen, diag_by_index = _chosen_issues(analysis, params, ls.encoding)
-    index_of = {id(issue): n for n, issue in enumerate(analysis.issues)}
-    fixes = await ls.off_loop(lambda: neighbour_fixes(analysis, chosen)) if chosen else []
-    out = []
-    for fix, preferred in _preferred_once(fixes):
-        diag = diag_by_index.get(index_of.get(id(fix.issue)))
-        out.append(convert.code_action(fix.title, lsp.CodeActionKind.QuickFix, diagnostic=diag, preferred=preferred,
-                                       edit=_workspace_edit(ls, doc.uri, version, analysis.line_index, fix.edits)))
-    return out
 
 
 def _preferred_once(fixes):

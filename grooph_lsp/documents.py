@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from urllib.parse import unquote, urlparse
 
-from grooph_core.ide.analysis import DocumentAnalysis, analyze
-from grooph_core.ide.neighbour_analysis import analyze_neighbour
+from grooph_core.ide.analysis import DocumentAnalysis
+from grooph_core.ide.kinds import analyse
 from grooph_core.rules.map import file_graph_resolver
 from grooph_core.source.kinds import NeighbourKind, any_kind_from_name, claims_grooph, content_decides, neighbour_from_name
 from grooph_core.source.line_index import LineIndex
@@ -126,13 +126,10 @@ def analyse_text(uri: str, name: str, text: str, *, export: bool, max_chars: int
                  resolver=None) -> DocumentAnalysis:
     """The analysis of one version's text (a function of its arguments and the files a map names: safe
     in a worker thread). `resolver` looks up a map's graphs; by default, beside the map on disk. A
-    neighbouring format (by name) gets its own analysis (grooph_core.ide.neighbour_analysis)."""
-    neighbour = neighbour_from_name(name)
-    if neighbour is not None:
-        return analyze_neighbour(text, neighbour, max_chars=max_chars)
+    document is read by the kind its name says (`ide.kinds.analyse`)."""
     if resolver is None:
         resolver = _resolver_for(uri)
-    return analyze(text, name=name, export=export, resolver=resolver, max_chars=max_chars)
+    return analyse(text, name=name, export=export, resolver=resolver, max_chars=max_chars)
 
 
 def _resolver_for(uri: str):

@@ -92,9 +92,9 @@ class GroophServer(LanguageServer):
         return self.position_encoding
 
     def served(self, uri: str) -> OpenDocument | None:
-        """The open document for a grooph feature; the neighbouring formats get diagnostics only (so far)."""
+        """The open document, when the server serves it (any kind: what its kind offers is its kind's)."""
         doc = self.store.get(uri)
-        return doc if doc is not None and doc.served() and doc.neighbour is None else None
+        return doc if doc is not None and doc.served() else None
 
     def _analysis_key(self, doc: OpenDocument) -> tuple:
         return (doc.version, len(doc.text), self.settings.complete, self.settings.max_chars,

@@ -22,7 +22,7 @@ from lsprotocol import types as lsp
 from pygls.uris import from_fs_path, to_fs_path
 
 from grooph_core.rules.map.graph_pointers import file_graph_resolver, graph_answer_at
-from grooph_core.source.kinds import kind_from_name
+from grooph_core.ide.kinds import kind_of_file
 from grooph_core.source.line_index import LineIndex
 from grooph_core.workspace.discover import is_candidate_name, name_globs, walk
 from grooph_core.workspace.facts import DocumentFacts, document_facts
@@ -409,7 +409,8 @@ class Workspace:
     def graph_edited(self, uri: str) -> None:
         """An open graph's text changed: soon after, see whether maps naming it must be checked again."""
         path = uri_path(uri)
-        if path is None or kind_from_name(os.path.basename(path)) == "map":
+        named = kind_of_file(os.path.basename(path)) if path is not None else None
+        if path is None or (named is not None and named.names_graphs):
             return
         old = self.pending_graph_checks.pop(path, None)
         if old is not None:

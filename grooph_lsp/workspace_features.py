@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
 
+from grooph_core.ide.kinds import kind_named
 from grooph_core.workspace.index import check_file
 from grooph_core.workspace.links import graph_hover_markdown, rename_edits
 from grooph_lsp import convert
@@ -32,9 +33,9 @@ async def _link_at(ws: Workspace, uri: str, pos: lsp.Position):
         return None
     check_request_version(doc)
     result = await ws.open_result(doc)
-    facts = ws.facts_of(doc, result)
-    if facts.kind != "map":
+    if not result.analysis.document_kind.names_graphs:  # only a map's sessions name graphs
         return None
+    facts = ws.facts_of(doc, result)
     lines = result.analysis.line_index
     offset = to_offset(lines, pos, ws.ls.encoding)
     for link in facts.links:
@@ -52,7 +53,7 @@ async def _graph_facts(ws: Workspace, path: str):
     if entry is not None and not ws.index.stale(path):
         return entry.facts
     checked = check_file(path, max_chars=ws.ls.settings.max_chars)
-    return checked.facts if checked is not None and checked.facts.kind == "graph" else None
+    return checked.facts if checked is not None and kind_named(checked.facts.kind).named_by_maps else None
 
 
 async def _on_graph_root(ws: Workspace, uri: str, pos: lsp.Position) -> str | None:
@@ -63,7 +64,7 @@ async def _on_graph_root(ws: Workspace, uri: str, pos: lsp.Position) -> str | No
         return None
     check_request_version(doc)
     analysis = (await ws.open_result(doc)).analysis
-    if analysis.kind != "graph":
+    if not analysis.document_kind.named_by_maps:
         return None
     where = analysis.parsed.source_map.pointer_at(to_offset(analysis.line_index, pos, ws.ls.encoding))
     return path if where is None or where[0] in ("", "/id", "/name") else None

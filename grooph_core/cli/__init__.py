@@ -11,7 +11,6 @@ import importlib
 import sys
 
 from grooph_core import __version__
-from grooph_core.source.kinds import neighbour_from_name
 from grooph_core.source.text import osa_distance
 
 # name -> module; overview groups in the reference's order (cli.md §0.1), only what we implement.
@@ -117,24 +116,23 @@ def _main(argv: list[str]) -> int:
     return int(_module(name).run(rest) or 0)
 
 
-# cli.md §0.4: only `validate` (and the language server) handle the neighbouring formats.
+# The commands that read a document of any kind its file name says, and ask that kind whether it takes
+# the command (`DocumentKind.command_refusal`, cli.md §0.4).
 REFUSE_NEIGHBOURS = ("fmt", "apply", "image", "shape")
 
 
 def neighbour_refusal(name: str, argv: list[str]) -> str | None:
-    """The refusal of a command that does not handle the neighbouring formats, when an argument names
-    such a file (by name: `x.workflow.yaml`, `x.board.json`, `x.episodes.json`)."""
+    """The refusal of a command by the kind of a file an argument names (by name: `x.workflow.yaml`,
+    `x.board.json`, `x.episodes.json`), when that kind does not take the command."""
     if name not in REFUSE_NEIGHBOURS:
         return None
+    from grooph_core.ide.kinds import kind_of_file
+
     for arg in argv:
-        kind = None if arg.startswith("-") else neighbour_from_name(arg)
-        if kind is not None and name == "image" and kind.name == "workflow":
-            continue  # issue 15 point 6: a workflow has a picture
-        if kind is not None:
-            return (f"grooph: {arg} is {kind.title} ({', '.join('*' + s for s in kind.suffixes)}), a neighbouring "
-                    f"format; {name} works on grooph graphs and operation maps"
-                    f"{' (and board workflows)' if name == 'image' else ''} only, so nothing was done. "
-                    f"`grooph validate {arg}` checks it.")
+        kind = None if arg.startswith("-") else kind_of_file(arg)
+        refusal = kind.command_refusal(name, arg) if kind is not None else None
+        if refusal is not None:
+            return refusal
     return None
 
 

@@ -17,6 +17,7 @@ from grooph_core.cli.args import UsageError, parse_args
 from grooph_core.cli.files import is_kept_graph, kept_graph_refusal, write_text
 from grooph_core.cli.fmt_cmd import losses
 from grooph_core.cli.listing import print_listing
+from grooph_core.ide.kinds import kind_named
 from grooph_core.issues import Issue
 from grooph_core.ops import apply
 from grooph_core.rules.validate import validate_value
@@ -124,7 +125,7 @@ def run(argv: list[str]) -> int:
     except NoSuchFile:
         sys.stderr.write(f"grooph: no such file: {file}\n")
         return 1
-    if doc.error is None and doc.kind == "map":
+    if doc.error is None and not kind_named(doc.kind).takes_operations:  # a map (operations.md §1)
         message = (f"ops cannot be applied to {file}: it is an operation map, and operations change graphs "
                    "only; edit the map's text instead")
         if as_json:

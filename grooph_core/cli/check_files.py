@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from grooph_core.cli.discover import Named
 from grooph_core.ide import neighbour_analysis as neighbours
+from grooph_core.ide.kinds import kind_named
 from grooph_core.issues import Issue
 from grooph_core.rules.map import file_graph_resolver
 from grooph_core.semantics.by_hand import by_hand, by_hand_lines
@@ -99,8 +100,8 @@ def check_file(path: str, *, export: bool) -> tuple[Loaded, list[Issue], dict]:
     if isinstance(value, dict) and "groophProposals" in value and "groophMap" not in value:
         extra["proposal"] = True
         return doc, [], extra
-    if doc.kind == "map":
-        issues = validate_value(value, "map", resolver=file_graph_resolver(path))
+    if kind_named(doc.kind).names_graphs:  # a map: its sessions' graphs are read beside it (map.md §6.8)
+        issues = validate_value(value, doc.kind, resolver=file_graph_resolver(path))
         if not any(i.code == "E_SCHEMA" for i in issues):
             extra["byHand"] = by_hand(value)
             extra["byHandLines"] = by_hand_lines(value)
@@ -170,13 +171,16 @@ def warm_up(kinds: set[str], want_ranges: bool) -> None:
         from grooph_core.source import line_index, json_reader as source  # noqa: F401
     from grooph_core.rules import doc_size, unknown_keys  # noqa: F401
 
-    for kind in ("graph", "map"):
+    for kind, also in _ALSO_LOADED.items():
         if kind in kinds:
             importlib.import_module(f"grooph_core.rules.{kind}")
             validate_value({}, kind)  # the models and the compiled schema of the kind
-    if "map" in kinds:
-        from grooph_core.semantics import by_hand  # noqa: F401
-        from grooph_core.semantics import map_shape  # noqa: F401
+            for module in also:
+                importlib.import_module(module)
+
+
+# What checking a grooph kind loads beyond its rules package: a map's by-hand list and shape line.
+_ALSO_LOADED = {"graph": (), "map": ("grooph_core.semantics.by_hand", "grooph_core.semantics.map_shape")}
 
 
 def check_all(items: list[Named], *, export: bool, want_ranges: bool, jobs: int | None = None,

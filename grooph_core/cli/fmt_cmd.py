@@ -19,7 +19,7 @@ from grooph_core.cli.files import is_kept_graph, kept_graph_refusal, write_text
 from grooph_core.cli.validate_cmd import print_listing
 from grooph_core.schema.canonical import canonical_text
 from grooph_core.schema.check import schema_issues
-from grooph_core.source.kinds import kind_from_value
+from grooph_core.source.kinds import is_map_value
 from grooph_core.source.load import Loaded, NoSuchFile, read_document
 from grooph_core.source.text import js_number
 
@@ -66,7 +66,7 @@ def _expand(paths: list[str]) -> list[str]:
 
 def _kind(doc: Loaded) -> str:
     """cli.md §2.3 / §0.4: a map by content; otherwise what the file name says, else a graph."""
-    return "map" if kind_from_value(doc.value) == "map" else doc.kind
+    return "map" if is_map_value(doc.value) else doc.kind
 
 
 def losses(text: str) -> list[str]:

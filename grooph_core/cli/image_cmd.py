@@ -16,7 +16,7 @@ from grooph_core.cli import usage_error
 from grooph_core.cli.args import UsageError, parse_args
 from grooph_core.cli.files import write_text
 from grooph_core.schema.check import schema_issues
-from grooph_core.source.kinds import neighbour_from_name
+from grooph_core.source.kinds import any_kind_from_name, neighbour_from_name
 from grooph_core.source.load import NoSuchFile, read_document
 
 SYNOPSIS = ("grooph image <graph | operation map> [--out <file.svg | file.png>] [--theme light | dark | auto] "
@@ -138,6 +138,12 @@ def _workflow(file: str, flags: dict, repeated: dict, out, fmt: str, theme: str,
     return _write(out, fmt, svg, scale, ["grooph", "image", file, "--out", svg_out, "--theme", theme])
 
 
+# The kinds the image command reads by their own reader, by the name the file name says (issue 15 point 6).
+_READ_BY_NAME = {"workflow": _workflow}
+# What a JSON file that fails its structural check is said not to be (cli.md §3.1), by the kind it was read as.
+_NOT_DRAWN = {"map": "not an operation map grooph can read", "graph": "neither a graph document nor an operation map"}
+
+
 def run(argv: list[str]) -> int:
     try:
         argv, repeated = _take_repeated(argv)
@@ -180,9 +186,9 @@ def run(argv: list[str]) -> int:
             return usage_error("image", f"--scale must be a number above 0 and at most {MAX_PNG_SCALE:g}, "
                                         f"not {flags['scale']}")
     # 4. the file
-    wf = neighbour_from_name(file)
-    if wf is not None and wf.name == "workflow":
-        return _workflow(file, flags, repeated, out, fmt, theme, scale)
+    own_reader = _READ_BY_NAME.get(any_kind_from_name(file))  # a board workflow: its YAML, by its own reader
+    if own_reader is not None:
+        return own_reader(file, flags, repeated, out, fmt, theme, scale)
     try:
         doc = read_document(file)
     except NoSuchFile:
@@ -192,9 +198,8 @@ def run(argv: list[str]) -> int:
         return _fail(f"{file} is not JSON: {detail}")
     issues = schema_issues(doc.value, doc.kind)
     if issues:
-        what = ("an operation map grooph can read" if doc.kind == "map"
-                else "neither a graph document nor an operation map")
-        sys.stderr.write(f"grooph: {file} is {'not ' if doc.kind == 'map' else ''}{what}\n")
+        what = _NOT_DRAWN.get(doc.kind, _NOT_DRAWN["graph"])
+        sys.stderr.write(f"grooph: {file} is {what}\n")
         sys.stderr.write("".join(i.line() + "\n" for i in issues))
         return 1
     # 5. --layout and --view
@@ -203,9 +208,12 @@ def run(argv: list[str]) -> int:
         return _fail(f'unknown layout "{layout}": use phone or wide')
     if view not in (None, "picture", "sequence"):
         return _fail(f'unknown view "{view}": use picture or sequence')
-    if doc.kind == "graph" and layout == "wide":
+    from grooph_core.picture import DRAWN  # lazy: the picture package costs `grooph --help` ~60 ms (-X importtime)
+
+    drawn = DRAWN[doc.kind]
+    if not drawn.wide_and_sequence and layout == "wide":
         return _fail("--layout wide is for operation maps; a graph has one layout")
-    if doc.kind == "graph" and view == "sequence":
+    if not drawn.wide_and_sequence and view == "sequence":
         return _fail("--view sequence is for operation maps; a graph has no sequence")
     if view == "sequence" and layout == "wide":
         return _fail("--view sequence has only one layout: drop --layout wide")
@@ -213,13 +221,13 @@ def run(argv: list[str]) -> int:
         return _fail("--view sequence cannot show --events: the sequence has no session cards to mark")
     # 6. --events (peripheral: live marks are not implemented here)
     if repeated["events"]:
-        if doc.kind != "map":
+        if not drawn.wide_and_sequence:
             return _fail("--events is only for operation maps")
         return _fail("--events (live marks from event hooks) is not supported by this grooph; "
                      "draw the picture without it")
     # 7. --open
     open_groups = repeated["open"]
-    if open_groups and doc.kind != "graph":
+    if open_groups and not drawn.subgroophs:
         return _fail("--open is only for graphs: it opens a subgrooph, and a map has none")
     extra = {}
     if open_groups:

@@ -38,7 +38,7 @@ Examples:
 
 def _refuse(file: str, kind: str, issues: list[Issue], as_json: bool) -> int:
     """cli.md §3.2 / map.md §8.4: say what the file is not, then its E_SCHEMA lines; exit 1."""
-    what = "an operation map grooph can read" if kind == "map" else "a graph document"
+    what = _NOT_SHAPED.get(kind, _NOT_SHAPED["graph"])
     sys.stderr.write(f"grooph: {file} is not {what}\n")
     for issue in issues:
         sys.stderr.write(issue.line() + "\n")
@@ -50,14 +50,27 @@ def _refuse(file: str, kind: str, issues: list[Issue], as_json: bool) -> int:
 
 def shape_of(value: dict, kind: str) -> tuple[dict, list[str]]:
     """The shape object and the text lines `shape` prints for a structurally valid document."""
-    if kind == "map":
-        shape = map_shape(value)
-        return shape, [f"{value.get('id')}: {shape_line(shape)}"]
+    return _SHAPES.get(kind, _graph_shape)(value)
+
+
+def _map_shape(value: dict) -> tuple[dict, list[str]]:
+    """map.md §8.4: the map's shape and its one line."""
+    shape = map_shape(value)
+    return shape, [f"{value.get('id')}: {shape_line(shape)}"]
+
+
+def _graph_shape(value: dict) -> tuple[dict, list[str]]:
+    """cli.md §3.2: the graph's shape, its line and its tiers."""
     shape = graph_shape(value)
     lines = [f"{value.get('id')}: {graph_shape_line(shape)}"]
     if shape["agents"]:
         lines.append(f"tiers: {tier_line(shape)}")
     return shape, lines
+
+
+# What a file that fails its structural check is said not to be, and how each kind's shape is told.
+_NOT_SHAPED = {"map": "an operation map grooph can read", "graph": "a graph document"}
+_SHAPES = {"map": _map_shape, "graph": _graph_shape}
 
 
 def run(argv: list[str]) -> int:

@@ -12,7 +12,6 @@ import threading
 from dataclasses import dataclass, field
 
 from grooph_core.ide.analysis import Analysis
-from grooph_core.ide.neighbour_analysis import NeighbourAnalysis
 from grooph_core.ide.refused import Refused
 from grooph_core.ide.text_edits import TextEdit, line_edits, value_edits
 from grooph_core.issues import Issue
@@ -60,7 +59,7 @@ def operations_edits(analysis: Analysis, ops: object) -> OpsOutcome:
     refused = _needs_parsed(analysis)
     if refused is not None:
         return OpsOutcome(False, error={"index": -1, "op": "", "message": refused.message})
-    if analysis.kind != "graph":
+    if not analysis.document_kind.takes_operations:
         return OpsOutcome(False, error={"index": -1, "op": "", "message": "operations apply to graphs; an operation map has none (operations.md)"})
     if schema_issues(analysis.value, "graph"):
         return OpsOutcome(False, error={"index": -1, "op": "", "message": "the document does not match the schema; fix its E_SCHEMA issues first"})
@@ -93,7 +92,7 @@ def _reference_issues(analysis: Analysis, export: bool) -> list[Issue] | None:
     analysis already computed exactly that: the same `export`, and a graph (its rules read no other
     document) or no resolver. Else None, and the checks validate the document themselves."""
     ref = analysis.reference
-    if ref is None or ref[0] != export or (analysis.kind != "graph" and not ref[1]):
+    if ref is None or ref[0] != export or (analysis.document_kind.names_graphs and not ref[1]):
         return None
     return list(ref[2])
 
@@ -272,7 +271,7 @@ def fix_offers(analysis: Analysis, issues: list[Issue]) -> list[FixOffer]:
     out: list[FixOffer] = []
     for issue in issues:
         for c in candidates_for(issue, analysis.value, analysis.kind, repair_memo(analysis)):
-            if not is_edit_list(c.ops) and (analysis.kind != "graph" or structural):
+            if not is_edit_list(c.ops) and (not analysis.document_kind.takes_operations or structural):
                 continue
             out.append(FixOffer(c.title, c.kind, issue, c.fill))
     return out
@@ -320,10 +319,8 @@ def fix_all(analysis: Analysis, *, export: bool = False) -> QuickFix | None:
     return QuickFix(title, "safe", tuple(change_edits(analysis, new_doc)), None)
 
 
-def _workflow_preview(analysis, view: str | None, theme: str) -> str | Refused:
+def workflow_preview(analysis, view: str | None, theme: str) -> str | Refused:
     """A board workflow's picture; refused while its text is not YAML or fails E_WF_SCHEMA."""
-    if analysis.kind != "workflow":
-        return Refused(f"Cannot draw the picture: {analysis.neighbour.title} has no picture.")
     if view is not None:
         return Refused("Cannot draw the picture: a workflow has one picture, without a view.")
     blocking = [i for i in analysis.issues if i.code in ("E_SYNTAX", "E_WF_SCHEMA", "E_DOC_LIMIT")]
@@ -335,15 +332,19 @@ def _workflow_preview(analysis, view: str | None, theme: str) -> str | Refused:
         more = f" and {len(blocking) - 1} more" if len(blocking) > 1 else ""
         return Refused(f"Cannot draw the picture: the text is not a workflow grooph can read yet{where}{more}.")
     try:
-        return render_svg(analysis.value, "workflow", theme=theme)
+        return render_svg(analysis.value, analysis.kind, theme=theme)
     except PictureError as e:
         return Refused(f"Cannot draw the picture: {e}")
 
 
-def preview_svg(analysis: Analysis, *, view: str | None = None, theme: str = "light") -> str | Refused:
-    """The picture of the document as the editor holds it, or which fault keeps it from being drawn."""
-    if isinstance(analysis, NeighbourAnalysis):
-        return _workflow_preview(analysis, view, theme)
+def preview_svg(analysis, *, view: str | None = None, theme: str = "light") -> str | Refused | None:
+    """The picture of the document as the editor holds it, or which fault keeps it from being drawn;
+    None for a kind without a picture (the kind's `picture`)."""
+    return analysis.document_kind.picture(analysis, view=view, theme=theme)
+
+
+def grooph_preview(analysis: Analysis, *, view: str | None = None, theme: str = "light") -> str | Refused:
+    """The picture of a graph or map, or which fault keeps it from being drawn."""
     limit = analysis.over_limit
     if limit is not None:
         return Refused(f"Cannot draw the picture: {limit.message}.")

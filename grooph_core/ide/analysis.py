@@ -79,6 +79,13 @@ class DocumentAnalysis(ABC):
         return self.parsed.value
 
     @property
+    def document_kind(self):
+        """The kind's face (`ide.kinds.DocumentKind`): what every request of this document is asked of."""
+        from grooph_core.ide.kinds import kind_named
+
+        return kind_named(self.kind)
+
+    @property
     def line_index(self) -> LineIndex:
         return index_in(self._lines, self.text)
 

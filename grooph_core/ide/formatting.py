@@ -12,17 +12,19 @@ to LF when it formats on save (the Neovim plugin sets 'fileformat'; docs/editors
 
 from __future__ import annotations
 
-from grooph_core.ide.neighbour_format import neighbour_format_edits
 from grooph_core.ide.refused import Refused, unreadable
 from grooph_core.ide.text_edits import TextEdit, line_edits, uses_crlf
 from grooph_core.schema.canonical import canonical_text
 
 
 def format_edits(analysis) -> list[TextEdit] | Refused:
-    """Edits turning the text into its canonical form, or why it is left as it is. A neighbouring
-    document (workflow, board, episode record) has its own written form (`neighbour_format`)."""
-    if getattr(analysis, "neighbour", None) is not None:
-        return neighbour_format_edits(analysis)
+    """Edits turning the text into its kind's written form, or why it is left as it is (the kind's
+    `format`: a graph or map `canonical_format_edits`, a neighbouring document `neighbour_format`)."""
+    return analysis.document_kind.format(analysis)
+
+
+def canonical_format_edits(analysis) -> list[TextEdit] | Refused:
+    """Edits turning a graph or map into its canonical form (graph.md §6, map.md §9), or why not."""
     parsed = analysis.parsed
     limit = analysis.over_limit
     if limit is not None:

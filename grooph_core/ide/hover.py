@@ -12,6 +12,7 @@ from grooph_core.ide.analysis import Analysis
 from grooph_core.ide.navigation import find_definition, occurrence_at, occurrences, related_occurrences
 from grooph_core.issues import CODES
 from grooph_core.model import field_info
+from grooph_core.semantics.references import ROOT_KIND
 from grooph_core.source.text import value_at
 
 
@@ -65,7 +66,7 @@ def _id_hover(analysis: Analysis, pointer: str, on_key: bool) -> str | None:
         want = occ.target.replace("|", " or ")
         return f"No {want} has the id `{occ.id}`."
     text = _describe_object(analysis.kind, analysis.value, target.pointer, target.target)
-    if target.target not in ("graph", "map"):  # nothing refers to the document's own id
+    if target.target not in ROOT_KIND.values():  # nothing refers to the document's own id
         refs = [o for o in related_occurrences(occs, target) if not o.definition]
         text += f"\n\n{len(refs)} reference{'s' if len(refs) != 1 else ''}"
     return text
@@ -117,7 +118,7 @@ def hover_at(analysis: Analysis, offset: int) -> HoverText | None:
     if where is not None:
         pointer, part = where
         if part == "key":
-            if analysis.kind == "graph" and pointer.startswith("/layout/") and pointer.count("/") == 2:
+            if analysis.document_kind.layout_keys_are_ids and pointer.startswith("/layout/") and pointer.count("/") == 2:
                 text = _id_hover(analysis, pointer, True)
             else:
                 text = field_hover(analysis, pointer)

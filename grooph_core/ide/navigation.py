@@ -88,8 +88,11 @@ def document_symbols(doc: object, kind: Kind) -> list[Symbol]:
     sessions, people, handoffs."""
     if not isinstance(doc, dict):
         return []
-    if kind == "map":
-        return _map_symbols(doc)
+    return _OUTLINES.get(kind, _graph_symbols)(doc)
+
+
+def _graph_symbols(doc: dict) -> list[Symbol]:
+    """A graph's outline: its root with nodes, edges, loops, policies, groups and notes (graph.md §1)."""
     children: list[Symbol] = []
     nodes = [_sym(n, f"/nodes/{i}", "node", _node_detail(n)) for i, n in _items(doc, "nodes")]
     children.append(_list_symbol(doc, "nodes", nodes))
@@ -167,6 +170,10 @@ def _map_symbols(doc: dict) -> list[Symbol]:
         handoffs.append(Symbol(_s(h.get("id")) or "(no id)", detail, "handoff", f"/handoffs/{i}", f"/handoffs/{i}/id" if "id" in h else None))
     children.append(_list_symbol(doc, "handoffs", handoffs))
     return [Symbol(_s(doc.get("id")) or "map", _s(doc.get("name")) or "", "map", "", "/id" if "id" in doc else None, tuple(children))]
+
+
+# The outline of each grooph kind by its name (a name no outline has is read as a graph, map.md §1).
+_OUTLINES = {"graph": _graph_symbols, "map": _map_symbols}
 
 
 @dataclass(frozen=True)

@@ -45,16 +45,12 @@ from grooph_core.ide import neighbour_names
 from grooph_core.source.text import pointer_join, pointer_split, value_at, compact_json
 from grooph_core.source.yaml_reader import core_tag
 
-COMPLETED_KINDS = frozenset({"workflow", "board", "episodes"})
-
 # A name no document has: put where the cursor is, it shows which kind of name the place takes.
 _PROBE = "\x00grooph completion\x00"
 
 
 def neighbour_complete_at(analysis, offset: int) -> list[Completion]:
     """Completions at `offset` of a neighbouring analysis, best first ([] where nothing fits)."""
-    if analysis.kind not in COMPLETED_KINDS:
-        return []
     if analysis.neighbour.syntax == "yaml":
         return _yaml_complete(analysis, offset)
     return _json_complete(analysis, offset)
@@ -64,13 +60,13 @@ def neighbour_complete_at(analysis, offset: int) -> list[Completion]:
 
 
 def _shape(analysis, pointer: str) -> ObjectShape | None:
-    if analysis.kind == "episodes":
+    if analysis.document_kind.described_by_schema:
         return _episodes_shape(analysis.value, pointer)
     return object_shape(analysis.kind, analysis.value, pointer)
 
 
 def _field(analysis, pointer: str) -> FieldShape | None:
-    if analysis.kind == "episodes":
+    if analysis.document_kind.described_by_schema:
         segs = pointer_split(pointer)
         shape = _episodes_shape(analysis.value, pointer_join("", *segs[:-1])) if segs else None
         return shape.field(segs[-1]) if shape is not None else None  # items of `findings`, `tasks`: free text
@@ -132,7 +128,7 @@ def _sites(kind: str, value) -> list:
 
 def _name_kind(kind: str, value, pointer: str) -> str | None:
     """The kind of name the place at `pointer` takes (neighbour_names' sites, with a probe there)."""
-    if kind not in ("workflow", "board"):
+    if kind not in neighbour_names.SITES:
         return None
     probe = _with(value, pointer_split(pointer), _PROBE)
     return next((s.kind for s in _sites(kind, probe) if s.pointer == pointer and not s.key), None)
@@ -140,7 +136,7 @@ def _name_kind(kind: str, value, pointer: str) -> str | None:
 
 def _key_name_kind(kind: str, value, mapping: str) -> str | None:
     """The kind of name the keys of the mapping at `mapping` define (`statuses`: status), or None."""
-    if kind not in ("workflow", "board"):
+    if kind not in neighbour_names.SITES:
         return None
     probe = _with(value, pointer_split(mapping), _PROBE, as_key=True)
     where = pointer_join(mapping, _PROBE)
@@ -157,13 +153,13 @@ class _Name:
 def _names_for(analysis, pointer: str) -> list[_Name] | None:
     """The names the place at `pointer` takes, or None when it is no name place."""
     kind = analysis.kind
-    if kind == "episodes":
+    if analysis.document_kind.described_by_schema:  # episodes.md §2: `current` names a row's session
         if pointer != "/current":
             return None
         return [_Name(n, "episode — a row's session_id") for n in dict.fromkeys(read_episodes(analysis.value).session_ids)]
     name_kind = _name_kind(kind, analysis.value, pointer)
     if name_kind is None:
-        if kind == "workflow":
+        if analysis.document_kind.names_kanban_statuses:
             return _stored_as_words(analysis.value, pointer)
         return None
     out = [_Name(s.name, name_kind) for s in _defined(kind, analysis.value, name_kind)]
@@ -221,14 +217,14 @@ def _json_complete(analysis, offset: int) -> list[Completion]:
                            json.dumps(n.name, ensure_ascii=False)) for n in names if n.name not in taken]
     fs = _field(analysis, cur.pointer)
     found = field_value_completions(fs, cur.span, quoted=cur.quoted) if fs is not None else []
-    words = _word_descriptions(analysis.kind, cur.pointer)
+    words = _word_descriptions(analysis.document_kind, cur.pointer)
     return [replace(c, documentation=words[c.label]) if c.label in words else c for c in found]
 
 
-def _word_descriptions(kind: str, pointer: str) -> dict[str, str]:
+def _word_descriptions(kind, pointer: str) -> dict[str, str]:
     """The schema's own description of each word an episode record's field takes (a row's `standing`:
     `open` is "Open, and it names this worktree, …")."""
-    if kind != "episodes":
+    if not kind.described_by_schema:
         return {}
     at = schema_at(pointer_split(pointer))
     one_of = at[0].get("oneOf", ()) if at is not None else ()
@@ -820,4 +816,4 @@ def _yaml_values(analysis, place: _Place) -> list[Completion]:
     return out
 
 
-__all__ = ["COMPLETED_KINDS", "neighbour_complete_at", "yaml_scalar"]
+__all__ = ["neighbour_complete_at", "yaml_scalar"]

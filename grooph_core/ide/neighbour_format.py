@@ -17,9 +17,8 @@ each struct's fields in their order):
   `2.0`: serde refuses it where an integer is due, and rewriting it as `2` would hide that).
 
 Nothing is added (no defaults, no nulls for absent fields) and nothing is dropped: the result is checked
-to read back as the same JSON value before any edit is offered. A workflow (YAML) is not formatted: it
-has no canonical form here (issue 15 point 5), and rewriting YAML would move its comments, quoting and
-flow/block choices, which are the author's.
+to read back as the same JSON value before any edit is offered. A workflow (YAML) is not formatted: its
+kind says why (`ide/kinds/workflow.py`).
 """
 
 from __future__ import annotations
@@ -37,10 +36,6 @@ from grooph_core.model.episodes import deref, record_schema
 from grooph_core.schema.canonical import fix_surrogates
 
 _enc: Callable[[str], str] = json.encoder.encode_basestring
-
-WORKFLOW_NOT_FORMATTED = ("Workflows are not formatted: YAML has no canonical form here, and rewriting the file "
-                          "would move its comments, quoting and layout, which are yours. Nothing was changed.")
-
 
 class _Raw:
     """A number's own text, as written in the document."""
@@ -153,15 +148,14 @@ def _root_place(kind: str) -> _Place:
     in its order, `$ref` followed); built once."""
     p = _PLACES.get(kind)
     if p is None:
-        if kind == "board":
-            p = _board_place(root_type("board"), {})
-        else:
-            p = _schema_place(record_schema(), {})
-        _PLACES[kind] = p
+        p = _PLACES[kind] = _PLACE_BUILDERS[kind]()
     return p
 
 
-PLACES = ("board", "episodes")
+# How each formatted neighbouring kind's places are built: the board's model, the episode record's schema.
+_PLACE_BUILDERS = {"board": lambda: _board_place(root_type("board"), {}),
+                   "episodes": lambda: _schema_place(record_schema(), {})}
+PLACES = tuple(_PLACE_BUILDERS)
 
 
 def _atom(v) -> str:
@@ -247,8 +241,6 @@ def record_text(value: Any, kind: str, text: str) -> str:
 
 def neighbour_format_edits(analysis) -> list[TextEdit] | Refused:
     """Edits turning a board or an episode record into its written form, or why it is left as it is."""
-    if analysis.neighbour.syntax == "yaml":
-        return Refused(WORKFLOW_NOT_FORMATTED, standing=True)
     if analysis.kind not in PLACES:
         return Refused(f"A {analysis.kind} document is not formatted. Nothing was changed.")
     limit = next((p for p in analysis.parsed.problems if p.code == "E_DOC_LIMIT"), None)

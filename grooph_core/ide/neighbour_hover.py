@@ -4,10 +4,8 @@ schema); on a name (status, role, run spec, run state, task), what it is and whe
 
 from __future__ import annotations
 
-from grooph_core.ide.hover import HoverText, field_hover
-from grooph_core.model import episodes as episodes_model
+from grooph_core.ide.hover import HoverText
 from grooph_core.ide import neighbour_names
-from grooph_core.source.text import pointer_split
 
 
 def _name_hover(analysis, offset: int) -> HoverText | None:
@@ -24,10 +22,8 @@ def _name_hover(analysis, offset: int) -> HoverText | None:
 
 
 def _key_hover(analysis, pointer: str) -> str | None:
-    if analysis.kind == "episodes":
-        desc = episodes_model.description(pointer_split(pointer))
-        return f"**{pointer_split(pointer)[-1]}** — {desc}" if desc else None
-    return field_hover(analysis, pointer)
+    """What a key means, as its kind describes keys (`NeighbourFace.key_hover`)."""
+    return analysis.document_kind.key_hover(analysis, pointer)
 
 
 def neighbour_hover_at(analysis, offset: int) -> HoverText | None:

@@ -121,7 +121,7 @@ def candidates(analysis: NeighbourAnalysis, issue: Issue) -> list[NeighbourFix]:
             out.append(NeighbourFix(issue, f"Change to {hint}", (rename_edit(analysis, issue, hint),), True))
         except Refused:
             pass
-    if issue.code in ADD_STATUS_CODES and analysis.kind == "workflow":
+    if issue.code in ADD_STATUS_CODES and analysis.document_kind.adds_missing_statuses:
         name = issue.facts.name if isinstance(issue.facts, Named) else None
         if isinstance(name, str) and name:
             try:

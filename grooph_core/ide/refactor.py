@@ -99,7 +99,7 @@ def rename_at(analysis: Analysis, offset: int, new_id: str) -> list[TextEdit] | 
     assert isinstance(doc, dict)
     if new_id in _id_set(doc, analysis.kind):
         return Refused(f'The id "{new_id}" is already used in this document; ids must be unique.')
-    if analysis.kind == "map":
+    if not analysis.document_kind.takes_operations:  # a map: no renameId (operations.md §1)
         new_doc = _rename_in_map(doc, old_id, new_id)
     else:
         result = apply(doc, [{"op": "renameId", "from": old_id, "to": new_id}])

@@ -8,12 +8,14 @@ from typing import Callable
 from grooph_core.issues import Issue, SchemaProblem
 from grooph_core.ops.doc_edits import remove, rename_key, set_value
 from grooph_core.ops.ids import slug, unique
-from grooph_core.ops.repair_types import Candidate
+from grooph_core.ops.repair_types import BRAKED_KINDS, OPERATED_KINDS, Candidate
 from grooph_core.rules.graph.ids import DuplicateId
 from grooph_core.rules.map.ids import MapDuplicateId
 from grooph_core.rules.unknown_keys import UnknownKey
 from grooph_core.semantics.references import ID_LISTS, REFERABLE, ROOT_KIND, accepted_kinds, defined_ids, references_to
 from grooph_core.source.text import did_you_mean, pointer_split, value_at
+
+ROOT_KINDS = frozenset(ROOT_KIND.values())  # what a document's own id names: the graph, the map
 
 # The lists whose objects carry ids, with the word a re-slugged id falls back to (§8.4 E_SCHEMA:
 # "a fallback naming the object's kind"); None is the document itself.
@@ -145,11 +147,11 @@ def duplicate_id(issue: Issue, f: DuplicateId | MapDuplicateId, doc: dict, kind:
             follow = [make(fresh) for make, kinds in places if k in kinds and kept_kind not in kinds]
         any_stay = any_stay or (k in referable and any(k in kinds and kept_kind in kinds for _, kinds in places))
         edits += follow
-        who = f"the {k}" if k in ("graph", "map") else f"{k} {_place(ptr)}"
+        who = f"the {k}" if k in ROOT_KINDS else f"{k} {_place(ptr)}"
         parts.append(f'{who} the id "{fresh}"' + (" (its references follow)" if follow else ""))
     quiet = all(occ[i][1] not in referable for i in renamed)
     aliases = {e["value"]: ident for e in edits if e["at"].endswith("/id") or e["at"] == "/id"}
-    if kind == "graph" and len(renamed) == 1 and occ[renamed[0]][1] == "graph":
+    if kind in OPERATED_KINDS and len(renamed) == 1 and occ[renamed[0]][1] == ROOT_KIND[kind]:  # renameId
         fresh = edits[0]["value"]
         return [Candidate(f'Rename the graph to "{fresh}" (nothing refers to a graph\'s id)',
                           [{"op": "renameId", "from": ident, "to": fresh}], "preferred", aliases=aliases)]
@@ -183,7 +185,7 @@ def unknown_key(issue: Issue, f: UnknownKey, doc: dict, kind: str) -> list[Candi
     out = []
     if isinstance(s, str) and not present:
         out.append(Candidate(f'Rename "{key}" to "{s}"', [rename_key(ptr, s)], "preferred"))
-    if not (kind == "graph" and isinstance(s, str) and s in BRAKE_FIELDS):
+    if not (kind in BRAKED_KINDS and isinstance(s, str) and s in BRAKE_FIELDS):
         out.append(Candidate(f'Remove the unknown key "{key}"', [remove(ptr)], "offered"))
     return out
 

@@ -9,6 +9,10 @@ from typing import Callable, Literal
 
 RepairClass = Literal["safe", "preferred", "offered"]
 CLASS_ORDER = {"safe": 0, "preferred": 1, "offered": 2}
+# operations.md §1: operations change graphs; every other kind is repaired by document edits only.
+OPERATED_KINDS = frozenset({"graph"})
+# operations.md §8.1: the brakes (approval, stops, bars …) are a graph's; a repair never loosens one (§8.2 item 5).
+BRAKED_KINDS = frozenset({"graph"})
 
 
 @dataclass(frozen=True)

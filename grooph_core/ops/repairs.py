@@ -27,7 +27,7 @@ from grooph_core.ops.edit_repairs import edit_candidates
 from grooph_core.ops.graph_repairs import graph_candidates
 from grooph_core.ops.map_repairs import map_candidates
 from grooph_core.ops.memo import RepairMemo
-from grooph_core.ops.repair_types import CLASS_ORDER, Candidate, Repair
+from grooph_core.ops.repair_types import BRAKED_KINDS, CLASS_ORDER, OPERATED_KINDS, Candidate, Repair
 from grooph_core.rules.validate import validate_value
 
 __all__ = ["Repair", "repairs_for", "result_of", "fix_all", "candidates_for", "check_candidates"]
@@ -37,7 +37,7 @@ def _result(ops: list | tuple, doc: dict, kind: str) -> dict | None:
     if is_edit_list(ops):
         r = apply_edits(doc, list(ops))
         return r.doc if r.ok else None
-    if kind != "graph" or not ops:
+    if kind not in OPERATED_KINDS or not ops:
         return None
     r = apply(doc, list(ops))
     return r.doc if r.ok else None
@@ -48,6 +48,10 @@ def result_of(repair: Repair, doc: dict, kind: str) -> dict | None:
     return _result(repair.ops, doc, kind)
 
 
+# Each grooph kind's repair builders (ops/graph_repairs.py, ops/map_repairs.py).
+_CANDIDATES = {"graph": graph_candidates, "map": map_candidates}
+
+
 def candidates_for(issue: Issue, doc: dict, kind: str, memo: RepairMemo | None = None) -> list[Candidate]:
     """Every repair the builders propose for the issue, before the checks, best first. `memo`: the
     `RepairMemo` of this `doc` (the editor keeps one per analysis), so that what the builders read of
@@ -55,7 +59,7 @@ def candidates_for(issue: Issue, doc: dict, kind: str, memo: RepairMemo | None =
     if not isinstance(doc, dict):
         return []
     found = edit_candidates(issue, doc, kind)
-    found += graph_candidates(issue, doc, memo) if kind == "graph" else map_candidates(issue, doc, memo)
+    found += _CANDIDATES.get(kind, map_candidates)(issue, doc, memo)
     return sorted(found, key=lambda c: CLASS_ORDER[c.kind])  # stable: builders' order within a class
 
 
@@ -82,7 +86,7 @@ class _Checker:
 
     def passes(self, c: Candidate) -> bool:
         ops_based = not is_edit_list(c.ops)
-        if ops_based and (self.kind != "graph" or self.schema_before):
+        if ops_based and (self.kind not in OPERATED_KINDS or self.schema_before):
             return False
         after_doc = _result(c.ops, self.doc, self.kind)
         if after_doc is None:
@@ -110,7 +114,7 @@ class _Checker:
                 continue
             if n > before_errors.get(key, 0):
                 return False
-        if self.kind == "graph" and loosened(self.doc, after_doc, c.renames, c.list_renames):
+        if self.kind in BRAKED_KINDS and loosened(self.doc, after_doc, c.renames, c.list_renames):
             return False
         self.last = (after_doc, full_after)
         return True

@@ -10,10 +10,12 @@ bytes). All document text is escaped; a picture has no script and no external re
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from typing import Callable
 
 from grooph_core.picture.theme import THEMES, Theme
 
-__all__ = ["PictureError", "render_svg", "render_png", "LAYOUTS", "VIEWS", "THEMES", "DEFAULT_PNG_SCALE"]
+__all__ = ["PictureError", "Drawn", "DRAWN", "render_svg", "render_png", "LAYOUTS", "VIEWS", "THEMES", "DEFAULT_PNG_SCALE"]
 
 LAYOUTS = ("phone", "wide")
 VIEWS = ("picture", "sequence")
@@ -34,10 +36,25 @@ class PictureError(Exception):
         self.issues = tuple(issues)
 
 
-def _check_options(kind: str, theme: str, layout: str | None, view: str | None, width: float | None) -> None:
-    if kind not in ("graph", "map", "workflow"):
+@dataclass(frozen=True)
+class Drawn:
+    """What a kind's picture is (pictures.md): what a message calls one, whether it has one picture only
+    (no layout, no view), the map's wide layout and sequence view, a graph's subgroophs (§7.7), how its
+    structure is checked and how it is drawn."""
+
+    what: str
+    structure: Callable[[dict, str], list]
+    render: Callable[..., str]
+    one_picture: bool = False
+    wide_and_sequence: bool = False
+    subgroophs: bool = False
+
+
+def _check_options(kind: str, theme: str, layout: str | None, view: str | None, width: float | None) -> Drawn:
+    drawn = DRAWN.get(kind)
+    if drawn is None:
         raise PictureError(f'unknown document kind "{kind}": pictures are drawn of a "graph", a "map" or a "workflow"')
-    if kind == "workflow" and (layout, view) != (None, None):
+    if drawn.one_picture and (layout, view) != (None, None):
         raise PictureError("a workflow has one picture: it takes no layout and no view")
     if theme not in THEMES:
         raise PictureError(f'unknown theme "{theme}": use light, dark or auto')
@@ -45,9 +62,9 @@ def _check_options(kind: str, theme: str, layout: str | None, view: str | None, 
         raise PictureError(f'unknown layout "{layout}": use phone or wide')
     if view not in (None,) + VIEWS:
         raise PictureError(f'unknown view "{view}": use picture or sequence')
-    if kind == "graph" and layout == "wide":
+    if not drawn.wide_and_sequence and layout == "wide":
         raise PictureError("the wide layout (lanes side by side) is drawn only for operation maps, not for a graph")
-    if kind == "graph" and view == "sequence":
+    if not drawn.wide_and_sequence and view == "sequence":
         raise PictureError("the sequence view is drawn only for operation maps, not for a graph")
     if view == "sequence" and layout == "wide":
         raise PictureError("the sequence view has only one layout: drop the wide layout")
@@ -56,24 +73,30 @@ def _check_options(kind: str, theme: str, layout: str | None, view: str | None, 
             raise PictureError("the width must be a finite number of units")
         if width < MIN_WIDTH:
             raise PictureError(f"a width of {width:g} units is too narrow to draw: use at least {MIN_WIDTH:g}")
+    return drawn
 
 
-def _structural_faults(value: object, kind: str) -> None:
-    """Refuse a document that does not have the shape of its kind (graph.md §4, map.md §5)."""
-    what = {"map": "an operation map", "workflow": "a board workflow"}.get(kind, "a graph document")
+def _structural_faults(value: object, kind: str, drawn: Drawn) -> None:
+    """Refuse a document that does not have the shape of its kind (graph.md §4, map.md §5, workflow.md §2)."""
+    what = drawn.what
     if not isinstance(value, dict):
         raise PictureError(f"cannot draw it: the document is not a JSON object, so it is not {what}")
-    from grooph_core.schema.check import schema_issues  # lazy: the picture package loads without it (~125 ms)
-
-    if kind == "workflow":
-        from grooph_core.rules.workflow import structure_issues  # lazy: ~30 ms, for workflows only
-
-        issues = structure_issues(value)
-    else:
-        issues = schema_issues(value, kind)
+    issues = drawn.structure(value, kind)
     if issues:
         more = f" (and {len(issues) - 1} more structural issue{'s' if len(issues) > 2 else ''})" if len(issues) > 1 else ""
         raise PictureError(f"cannot draw it: it is not {what} grooph can read: {issues[0].message}{more}", issues)
+
+
+def _grooph_structure(value: dict, kind: str) -> list:
+    from grooph_core.schema.check import schema_issues  # lazy: the picture package loads without it (~125 ms)
+
+    return schema_issues(value, kind)
+
+
+def _workflow_structure(value: dict, kind: str) -> list:
+    from grooph_core.rules.workflow import structure_issues  # lazy: ~30 ms, for workflows only
+
+    return structure_issues(value)
 
 
 def render_svg(value: dict, kind: str, *, theme: str = "light", layout: str | None = None,
@@ -86,11 +109,11 @@ def render_svg(value: dict, kind: str, *, theme: str = "light", layout: str | No
     A document with rule errors is still drawn; one that fails the structural check raises
     `PictureError` naming the first fault.
     """
-    _check_options(kind, theme, layout, view, width)
-    _structural_faults(value, kind)
+    drawn = _check_options(kind, theme, layout, view, width)
+    _structural_faults(value, kind, drawn)
     open_groups = tuple(open_groups or ())
     if open_groups:
-        if kind != "graph":
+        if not drawn.subgroophs:
             raise PictureError("only a graph has subgroophs to open")
         from grooph_core.picture.subgroophs import subgrooph_ids
 
@@ -99,15 +122,23 @@ def render_svg(value: dict, kind: str, *, theme: str = "light", layout: str | No
         if unknown:
             have = f"its subgroophs are: {', '.join(known)}" if known else "it has no subgrooph"
             raise PictureError(f'"{unknown[0]}" is not a subgrooph of this graph; {have}')
-    th = Theme(theme)
-    if kind == "workflow":
-        from grooph_core.picture.workflow_picture import render_workflow  # lazy, as each renderer: 27-54 ms each
+    return drawn.render(value, Theme(theme), layout=layout, view=view, width=width, open_groups=open_groups)
 
-        return render_workflow(value, th)
-    if kind == "graph":
-        from grooph_core.picture.graph_picture import render_graph
 
-        return render_graph(value, th, 400 if width is None else width, open_groups)
+def _render_workflow(value: dict, th: Theme, **_options) -> str:
+    from grooph_core.picture.workflow_picture import render_workflow  # lazy, as each renderer: 27-54 ms each
+
+    return render_workflow(value, th)
+
+
+def _render_graph(value: dict, th: Theme, *, width: float | None, open_groups: tuple, **_options) -> str:
+    from grooph_core.picture.graph_picture import render_graph
+
+    return render_graph(value, th, 400 if width is None else width, open_groups)
+
+
+def _render_map(value: dict, th: Theme, *, layout: str | None, view: str | None, width: float | None,
+                **_options) -> str:
     from grooph_core.picture.map_parts import map_model
 
     model = map_model(value)
@@ -122,6 +153,14 @@ def render_svg(value: dict, kind: str, *, theme: str = "light", layout: str | No
     from grooph_core.picture.map_phone import render_phone
 
     return render_phone(model, th, 400 if width is None else width)
+
+
+# The kinds with a picture, by name (pictures.md; a workflow's: issue 15 point 6).
+DRAWN: dict[str, Drawn] = {
+    "graph": Drawn("a graph document", _grooph_structure, _render_graph, subgroophs=True),
+    "map": Drawn("an operation map", _grooph_structure, _render_map, wide_and_sequence=True),
+    "workflow": Drawn("a board workflow", _workflow_structure, _render_workflow, one_picture=True),
+}
 
 
 def render_png(svg: str, scale: float = DEFAULT_PNG_SCALE) -> bytes:

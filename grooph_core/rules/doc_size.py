@@ -16,12 +16,15 @@ from grooph_core.schema.canonical import canonical_text
 from grooph_core.source.text import js_number, utf16_len
 
 LIMIT = 24_000
+# graph.md §6.6: a graph is measured without its top-level `layout`; map.md §6.10: a map as it is.
+_LEFT_OUT_OF_SIZE = {"graph": "layout", "map": None}
 
 
 def document_size(value: Any, kind: str) -> int:
     """The measured size: UTF-16 length of the canonical text (a graph's without top-level `layout`)."""
-    if kind != "map" and isinstance(value, dict) and "layout" in value:
-        value = {k: v for k, v in value.items() if k != "layout"}
+    left_out = _LEFT_OUT_OF_SIZE.get(kind, "layout")  # any other JSON is read as a graph (map.md §1)
+    if left_out is not None and isinstance(value, dict) and left_out in value:
+        value = {k: v for k, v in value.items() if k != left_out}
     size = canonical_size(value)
     if size is not None:
         return size
@@ -95,16 +98,20 @@ def doc_size_issues(value: Any, kind: str) -> list[Issue]:
         return []
     doc_id = value.get("id") if isinstance(value, dict) else None
     at = (doc_id,) if isinstance(doc_id, str) else ()
-    if kind == "map":
-        # map.md §6.10: thousands separators, as Number.toLocaleString("en") writes them
-        message = (
-            f"the map is {size:,} characters in canonical form, over the {LIMIT:,} a model rewrites in one pass; "
-            "draw families as one session with a count, or split the map"
-        )
-    else:
-        # graph.md §5: the size in plain digits
-        message = (
-            f"the graph is {size} characters in canonical form (without its layout), over the {LIMIT:,}-character "
-            "budget a model can rewrite in one pass; shorten the briefs (refer to files by path) or split the graph"
-        )
+    message = _TOO_LARGE.get(kind, _graph_too_large)(size)
     return [make("W_DOC_TOO_LARGE", message, at, ("",), facts=DocTooLarge(size, LIMIT))]
+
+
+def _graph_too_large(size: int) -> str:
+    """graph.md §5: the size in plain digits."""
+    return (f"the graph is {size} characters in canonical form (without its layout), over the {LIMIT:,}-character "
+            "budget a model can rewrite in one pass; shorten the briefs (refer to files by path) or split the graph")
+
+
+def _map_too_large(size: int) -> str:
+    """map.md §6.10: thousands separators, as Number.toLocaleString("en") writes them."""
+    return (f"the map is {size:,} characters in canonical form, over the {LIMIT:,} a model rewrites in one pass; "
+            "draw families as one session with a count, or split the map")
+
+
+_TOO_LARGE = {"graph": _graph_too_large, "map": _map_too_large}

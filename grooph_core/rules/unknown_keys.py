@@ -144,13 +144,26 @@ def _compile(t: TypeDesc) -> Walker | None:
 _ROOT_WALKERS = {"graph": _compile(root_type("graph")), "map": _compile(root_type("map"))}
 
 
+def _at_in_graph(value: Any, segments: list[str], fallback: tuple) -> tuple:
+    """graph.md §5: a key's finding is at the id of the object holding it, else the graph's id."""
+    return nearest_id(value, segments[:-1]) or fallback
+
+
+def _at_in_map(value: Any, segments: list[str], fallback: tuple) -> tuple:
+    """map.md §6.9: a key's finding is at the nearest id along its own path."""
+    return nearest_id(value, segments)
+
+
+_AT = {"graph": _at_in_graph, "map": _at_in_map}
+
+
 def unknown_key_issues(value: Any, kind: str) -> list[Issue]:
     """One `W_UNKNOWN_KEY` per undeclared key, in document order (graph.md §5, map.md §6.9).
 
     `pointers[0]` is the key (`on_key=True`). Facts: `UnknownKey`."""
     raw: list = []
-    is_map = kind == "map"
-    walker = _ROOT_WALKERS["map" if is_map else "graph"]
+    walker = _ROOT_WALKERS.get(kind, _ROOT_WALKERS["graph"])  # any other JSON is read as a graph (map.md §1)
+    at_of = _AT.get(kind, _at_in_graph)
     if walker is None:
         return []
     walker(value, "", raw)
@@ -162,10 +175,7 @@ def unknown_key_issues(value: Any, kind: str) -> list[Issue]:
     for kp, key, holder_p, names, holder in raw:
         suggestion = did_you_mean(key, names)
         segments = pointer_split(kp)
-        if is_map:
-            at = nearest_id(value, segments)
-        else:
-            at = nearest_id(value, segments[:-1]) or fallback
+        at = at_of(value, segments, fallback)
         if suggestion is None:
             message = f"{kp}: unknown key {compact_json(key)}; the key is kept but ignored"
         else:

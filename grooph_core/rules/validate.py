@@ -20,13 +20,23 @@ from grooph_core.source.kinds import Kind
 Resolver = Callable[[str], str]
 
 
+def _graph_rules(value: dict, *, export: bool, resolver: Resolver | None) -> list[Issue]:
+    """graph.md §3.3 (a graph reads no other document)."""
+    return graph_rule_issues(value, export=export)
+
+
+def _map_rules(value: dict, *, export: bool, resolver: Resolver | None) -> list[Issue]:
+    """map.md §4.2 (`export` is the graph's; a map's rules read the graphs its sessions name)."""
+    return map_rule_issues(value, resolver=resolver)
+
+
+_RULES = {"graph": _graph_rules, "map": _map_rules}
+
+
 def rule_issues(value: dict, kind: Kind, *, export: bool = False, resolver: Resolver | None = None) -> list[Issue]:
     """Every rule after the structural check, in rule order (graph.md §3.3, map.md §4.2)."""
-    if kind == "map":
-        issues = map_rule_issues(value, resolver=resolver)
-    else:
-        issues = graph_rule_issues(value, export=export)
-    issues = list(issues)
+    own_rules = _RULES.get(kind, _graph_rules)  # any other JSON is read as a graph (map.md §1)
+    issues = list(own_rules(value, export=export, resolver=resolver))
     issues += unknown_key_issues(value, kind)
     issues += doc_size_issues(value, kind)
     return issues

@@ -289,7 +289,7 @@ def canonical_text(value: Any, kind: str) -> str:
 
     `kind` is "graph" or "map". Works on any JSON value (a document that fails the schema is ordered
     as far as its branches can be recognized, graph.md §6.5); idempotent; never drops anything."""
-    writer = _ROOT_WRITERS["map" if kind == "map" else "graph"]
+    writer = _ROOT_WRITERS.get(kind, _ROOT_WRITERS["graph"])  # any other JSON is written as a graph (map.md §1)
     out: list[str] = []
     try:
         writer(value, "", out)

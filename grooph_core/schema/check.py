@@ -392,7 +392,7 @@ def schema_issues(value: Any, kind: str) -> list[Issue]:
 
     `kind` is "graph" or "map"; the value is what `json.loads` returned (any JSON value)."""
     raw: list[Raw] = []
-    _ROOT_CHECKS["map" if kind == "map" else "graph"](value, "", raw)
+    _ROOT_CHECKS.get(kind, _ROOT_CHECKS["graph"])(value, "", raw)  # any other JSON is read as a graph (map.md §1)
     return [_issue(value, r) for r in raw]
 
 

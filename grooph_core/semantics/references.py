@@ -274,7 +274,7 @@ def missing_references(doc: object, kind: str, missing: Callable[[str, str], boo
     generated once from the markers as plain nested loops and builds nothing for a sound reference."""
     if not isinstance(doc, dict):
         return []
-    return _FINDERS["map" if kind == "map" else "graph"](doc, missing)
+    return _FINDERS.get(kind, _FINDERS["graph"])(doc, missing)
 
 
 def occurrences(doc: object, kind: str) -> list[Occurrence]:
@@ -282,13 +282,13 @@ def occurrences(doc: object, kind: str) -> list[Occurrence]:
     order and, inside an object, in its fields' order."""
     if not isinstance(doc, dict):
         return []
-    return [o for o, _, _ in _walk(doc, _TREES["map" if kind == "map" else "graph"], "")]
+    return [o for o, _, _ in _walk(doc, _TREES.get(kind, _TREES["graph"]), "")]
 
 
 def places(doc: object, kind: str) -> Iterator[tuple[Occurrence, object, object]]:
     """Like `occurrences`, with each occurrence's container and key (or index), for rewriting in place."""
     if isinstance(doc, dict):
-        yield from _walk(doc, _TREES["map" if kind == "map" else "graph"], "")
+        yield from _walk(doc, _TREES.get(kind, _TREES["graph"]), "")
 
 
 def references_to(doc: object, kind: str, ident: str) -> list[Occurrence]:

@@ -98,9 +98,14 @@ DOC_SUFFIXES: tuple[str, ...] = (GRAPH_SUFFIX, MAP_SUFFIX, *(s for k in NEIGHBOU
 
 def kind_from_value(value: object) -> Kind:
     """map.md §1: an object with a `groophMap` key is a map; anything else is read as a graph."""
-    if isinstance(value, dict) and "groophMap" in value:
+    if is_map_value(value):
         return "map"
     return "graph"
+
+
+def is_map_value(value: object) -> bool:
+    """map.md §1: the value claims to be a map (an object with a `groophMap` key)."""
+    return isinstance(value, dict) and "groophMap" in value
 
 
 def is_grooph_value(value: object) -> bool:

@@ -105,7 +105,7 @@ def _neighbour_facts(path: str, analysis: DocumentAnalysis, value: dict, errors:
         title = _s(_at(value, sym.pointer).get("title")) if sym.kind == "task" else ""
         full, sel = _spans(analysis, sym.pointer, sym.id_pointer, sym.on_key)
         symbols.append(SymbolFact(sym.kind, sym.name, title, full, sel))
-    board = analysis.kind == "board"  # board.md §2: a board has a `slug` and a `name`; the others neither
+    board = analysis.document_kind.identified_by_slug  # board.md §2: a board has a `slug` and a `name`; the others neither
     return DocumentFacts(
         path=path, kind=analysis.kind, ident=_s(value.get("slug")) if board else "",  # type: ignore[arg-type]
         name=_s(value.get("name")) if board else "", goal="", errors=errors,
@@ -127,7 +127,7 @@ def document_facts(path: str, analysis: DocumentAnalysis) -> DocumentFacts:
         symbols.append(SymbolFact(sym.kind, _s(obj.get("id")), _s(obj.get("name")), full, sel))
     links: list[GraphLink] = []
     lenses: list[Lens] = []
-    if analysis.kind == "map":
+    if analysis.document_kind.names_graphs:
         sessions = value.get("sessions") if isinstance(value.get("sessions"), list) else []
         handoffs = value.get("handoffs") if isinstance(value.get("handoffs"), list) else []
         for i, s in enumerate(sessions):

@@ -14,8 +14,9 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from grooph_core.ide.analysis import Analysis, DocumentAnalysis, analyze
-from grooph_core.ide.neighbour_analysis import NeighbourAnalysis, analyze_neighbour
+from grooph_core.ide.analysis import Analysis, DocumentAnalysis
+from grooph_core.ide.kinds import analyse, kind_named
+from grooph_core.ide.neighbour_analysis import NeighbourAnalysis
 from grooph_core.issues import make
 from grooph_core.rules.map.graph_pointers import NOT_A_GRAPH, file_graph_resolver, graph_answer_for_text
 from grooph_core.source.json_reader import parse
@@ -64,14 +65,11 @@ def _unread(path: str, issue, stamp: Stamp) -> Checked:
 def check_text(path: str, text: str, stamp: Stamp, *, max_chars: int, export: bool = False,
                open_text: OpenText | None = None) -> Checked:
     """Analyse a document's text as the editor would (tolerant), with the map resolver of map.md §6.8
-    (open texts winning over files); a neighbouring document by its name, with its own rules."""
-    neighbour = neighbour_from_name(os.path.basename(path))
-    if neighbour is not None:
-        na = analyze_neighbour(text, neighbour, max_chars=max_chars)
-        return Checked(path, na, document_facts(path, na), stamp)
-    analysis = analyze(text, name=os.path.basename(path), export=export, max_chars=max_chars,
+    (open texts winning over files); a neighbouring document by its name, with its own rules (the kind
+    its name says reads it: `ide.kinds.analyse`)."""
+    analysis = analyse(text, name=os.path.basename(path), export=export, max_chars=max_chars,
                        resolver=file_graph_resolver(path, open_text))
-    answer = graph_answer_for_text(text) if analysis.kind == "graph" else NOT_A_GRAPH
+    answer = graph_answer_for_text(text) if analysis.document_kind.named_by_maps else NOT_A_GRAPH
     return Checked(path, analysis, document_facts(path, analysis), stamp, answer)
 
 
@@ -195,12 +193,13 @@ class WorkspaceIndex:
     def links_to(self, graph: str, overlay: dict[str, DocumentFacts]) -> list[tuple[DocumentFacts, GraphLink]]:
         """Every map session whose `graph` names the file `graph` (map.md §6.8 resolution)."""
         graph = os.path.normpath(graph)
-        return [(f, link) for f in self.all_facts(overlay) if f.kind == "map" for link in f.links if link.target == graph]
+        return [(f, link) for f in self.all_facts(overlay) if kind_named(f.kind).names_graphs
+                for link in f.links if link.target == graph]
 
     def dependents(self, graphs: Iterable[str], overlay: dict[str, DocumentFacts]) -> list[str]:
         """The maps naming any of these graph files."""
         wanted = {os.path.normpath(g) for g in graphs}
-        return sorted({f.path for f in self.all_facts(overlay) if f.kind == "map"
+        return sorted({f.path for f in self.all_facts(overlay) if kind_named(f.kind).names_graphs
                        for link in f.links if link.target in wanted})
 
     def search(self, query: str, overlay: dict[str, DocumentFacts], limit: int = 200) -> list[tuple[DocumentFacts, SymbolFact]]:

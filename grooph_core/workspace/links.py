@@ -9,6 +9,7 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from grooph_core.ide.kinds import kind_named
 from grooph_core.workspace.facts import DocumentFacts, GraphLink
 
 
@@ -68,7 +69,7 @@ def rename_edits(maps: Iterable[DocumentFacts], renames: list[tuple[str, str]]) 
     pointing at the same graphs: maps naming a moved graph, and moved maps' own relative pointers."""
     out: list[PointerEdit] = []
     for facts in maps:
-        if facts.kind != "map":
+        if not kind_named(facts.kind).names_graphs:
             continue
         new_map = moved(facts.path, renames)
         for link in facts.links:

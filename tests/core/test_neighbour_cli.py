@@ -148,6 +148,18 @@ def test_other_commands_refuse_the_kinds_by_name(capsys, command, target):
     assert target.read_bytes() == before
 
 
+def test_fmt_refuses_a_workflow_saying_the_workflow_kinds_reason(capsys):
+    """issue 22: the refusal is the workflow kind's, with why a workflow is never formatted (its own
+    comments, quoting and layout); a board's refusal has no such sentence (the editor formats boards)."""
+    before = EXAMPLE.read_bytes()
+    rc, out, err = run(capsys, "fmt", EXAMPLE)
+    assert rc == 1 and out == "" and EXAMPLE.read_bytes() == before
+    assert "Workflows are not formatted: YAML has no canonical form here" in err
+    assert err.rstrip().endswith(f"`grooph validate {EXAMPLE}` checks it.")
+    rc, _, err = run(capsys, "fmt", BOARD)
+    assert rc == 1 and "not formatted" not in err
+
+
 def test_a_reused_anchor_in_a_broken_workflow_prints_only_the_finding(tmp_path):
     """ruamel.yaml (which reads a text libyaml refuses) warns of a reused anchor with a
     `ReusedAnchorWarning`; the reader keeps it off the command line's stderr (issue 25), as a user runs
