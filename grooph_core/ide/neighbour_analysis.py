@@ -20,13 +20,14 @@ only `issue_span` turns them into text.
 from __future__ import annotations
 
 import importlib
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from grooph_core.ide.analysis import DocumentAnalysis, placed_span
 from grooph_core.issues import Issue, Named, make
 from grooph_core.rules.episodes.schema import EpisodesSchemaProblem
-from grooph_core.rules.serde_shape import ShapeProblem
+from grooph_core.rules.serde_shape import ShapeProblem, engine_problems
 from grooph_core.source.json_reader import MAX_CHARS, MAX_DEPTH, ParsedText, collector_paused, parse
 from grooph_core.source.kinds import NeighbourKind, neighbour_from_value
 from grooph_core.source.load import MAX_DEPTH as CLI_MAX_DEPTH
@@ -67,6 +68,11 @@ def read_text(text: str, kind: NeighbourKind, *, max_chars: int = MAX_CHARS, max
         parsed = parse_yaml(text, max_chars=max_chars, max_depth=max_depth, recover=recover)
     else:
         parsed = parse(text, max_chars=max_chars, max_depth=max_depth)
+    refused = engine_text_refusals(text, kind.syntax)
+    if refused:
+        parsed = replace(parsed, ok=False, problems=tuple(sorted(
+            refused + [p for p in parsed.problems if not (p.code == "E_SYNTAX" and p.span == (0, 1) and text[:1] == BOM)],
+            key=lambda p: p.span or (0, 0))))
     problems, seen = [], set()
     for p in parsed.problems:
         if p.code == "W_DUPLICATE_KEY":
@@ -77,6 +83,30 @@ def read_text(text: str, kind: NeighbourKind, *, max_chars: int = MAX_CHARS, max
     if problems == list(parsed.problems):
         return parsed
     return replace(parsed, problems=tuple(problems))
+
+
+BOM = "\ufeff"
+# A `\uXXXX` escape of a surrogate in a JSON string, not itself escaped (an even run of backslashes before it).
+_SURROGATE_ESCAPE = re.compile(r"(?<!\\)(?:\\\\)*(\\u[dD][89abAB][0-9a-fA-F]{2})(\\u[dD][c-fC-F][0-9a-fA-F]{2})?"
+                               r"|(?<!\\)(?:\\\\)*(\\u[dD][c-fC-F][0-9a-fA-F]{2})")
+
+
+def engine_text_refusals(text: str, syntax: str) -> list[Issue]:
+    """E_SYNTAX for what the engine's reader refuses in the text itself (workflow.md §0 "Text"): a byte-order
+    mark at the start (serde_json refuses it; serde_yaml reads it into the first key), and in JSON a string
+    escape of a lone surrogate (`"\\ud800"`), at the escape."""
+    out = []
+    if text.startswith(BOM):
+        out.append(make("E_SYNTAX", "a byte-order mark at the start: the engine cannot read the file (save it "
+                        "as UTF-8 without a BOM)", span=(0, 1)))
+    if syntax == "json" and "\\u" in text:
+        for m in _SURROGATE_ESCAPE.finditer(text):
+            lone = m.group(3) is not None or m.group(2) is None
+            if lone:
+                g = 3 if m.group(3) is not None else 1
+                out.append(make("E_SYNTAX", f"a lone surrogate escape ({m.group(g)}): the engine's JSON reader "
+                                "refuses a string holding half of a UTF-16 pair", span=m.span(g)))
+    return out
 
 
 def analyze_neighbour(text: str, kind: NeighbourKind, *, tolerant: bool = True, max_chars: int = MAX_CHARS,
@@ -101,7 +131,14 @@ def _analyze(text: str, kind: NeighbourKind, tolerant: bool, max_chars: int, max
     def in_text_order(issues) -> list[Issue]:
         return sorted(issues, key=lambda i: issue_span(parsed, i))
 
-    structure = in_text_order(pkg.structure_issues(parsed.value))
+    engine_reading = getattr(pkg, "reading", None)
+    if engine_reading is not None:  # a serde kind: its reader's own verdicts, and the value as it holds it
+        serde = engine_reading(parsed)
+        problems, refused = engine_problems(problems, serde, pkg.SCHEMA_CODE)
+        structure = in_text_order(refused + serde.issues)
+        parsed = replace(parsed, value=serde.value, problems=tuple(problems))
+    else:
+        structure = in_text_order(pkg.structure_issues(parsed.value))
     if not tolerant and structure:
         return NeighbourAnalysis(text, kind, parsed, tuple(problems + structure))
     doc = pkg.read(parsed.value)

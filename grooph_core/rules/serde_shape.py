@@ -13,6 +13,7 @@ value's key order, which is the text's); the pipeline orders them by position.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,7 +34,18 @@ from grooph_core.model.compiled import (
     UnionType,
 )
 from grooph_core.schema.check import found_json
-from grooph_core.source.text import did_you_mean, json_type, pointer_join
+from grooph_core.source.serde_scalars import (
+    I64_MIN,
+    TAG_EXPECTED,
+    U64_MAX,
+    YAML_TAG,
+    json_number_is_float,
+    reads_as_absent,
+    resolve_tagged,
+    ryu,
+)
+from grooph_core.source.text import did_you_mean, json_type, pointer_join, pointer_split, value_at
+from grooph_core.source.yaml_reader import Scalar
 
 
 @dataclass(frozen=True)
@@ -76,27 +88,53 @@ def _noun(v: Any) -> str:
     return {"object": "a mapping", "array": "a list", "null": "null"}.get(t, f"a {t}")
 
 
+# The readers' nesting limits (workflow.md §0 "Depth"): the level a value may not open.
+YAML_LEVELS = 129
+JSON_LEVELS = 128
+_REFUSED_VALUE = "expected any valid JSON value"
+
+
 class _Walk:
-    def __init__(self, code: str):
+    """One reading of a value into a model, as serde does it (workflow.md §0, §2, board.md §2): the
+    issues (`out`), the value as the engine holds it (what `check` returns: a string read from a YAML
+    scalar is its text), and the pointers of the mappings read as structs (`structs`)."""
+
+    def __init__(self, code: str, written=None, yaml: bool = False):
         self.code = code
         self.facts = SHAPE_FACTS[code]
         self.out: list[Issue] = []
+        self.written = written  # pointer -> serde_scalars-relevant Scalar of a YAML text, or None
+        self.yaml = yaml
+        self.levels = YAML_LEVELS if yaml else JSON_LEVELS
+        self.structs: dict[str, ObjectType] = {}
 
     def add(self, pointer: str, message: str, *, on_key: bool = False, at: str | None = None, **facts) -> None:
         self.out.append(make(self.code, message, (pointer if at is None else at,), (pointer,), on_key=on_key,
                              facts=self.facts(**facts)))
 
-    def check(self, t: TypeDesc, v: Any, p: str, name: str) -> None:
+    def scalar(self, p: str, v: Any) -> Scalar | None:
+        """How the scalar at `p` was written (YAML only; None for a collection or a JSON text)."""
+        if self.written is None or isinstance(v, (dict, list)):
+            return None
+        return self.written(p)
+
+    def too_deep(self, v: Any, p: str, depth: int) -> bool:
+        if isinstance(v, (dict, list)) and depth >= self.levels:
+            self.add(p, f"recursion limit exceeded: the engine's reader stops at {self.levels - 1} levels of "
+                     "nesting", problem="depth")
+            return True
+        return False
+
+    def check(self, t: TypeDesc, v: Any, p: str, name: str, depth: int = 1, flat: bool = False) -> Any:
+        """The engine's value of `v` read as `t` (reporting what serde refuses); `depth` is the level `v`
+        opens, `flat` a field of a flattened struct (read from resolved values, §2 "Flattened items")."""
+        if self.too_deep(v, p, depth):
+            return v
         if isinstance(t, ObjectType):
-            self.object(t, v, p, name)
-        elif isinstance(t, StrType):
-            if type(v) is str or (t.any_scalar and v is not None and not isinstance(v, (dict, list))):
-                return
-            if t.complaint:
-                self.add(p, f"{t.complaint}, not {found_json(v)}", problem="type", expected="string")
-            else:
-                self.add(p, f"{name}: expected a string, got {_noun(v)}", problem="type", expected="string")
-        elif isinstance(t, NumType):
+            return self.object(t, v, p, name, depth)
+        if isinstance(t, StrType):
+            return self.string(t, v, p, name, flat)
+        if isinstance(t, NumType):
             self.number(t, v, p, name)
         elif isinstance(t, BoolType):
             if v is not True and v is not False:
@@ -108,38 +146,96 @@ class _Walk:
             self.enum(t, v, p, name)
         elif isinstance(t, ArrayType):
             if type(v) is not list:
-                self.add(p, f"{name}: expected a list, got {_noun(v)}", problem="type", expected="array")
-                return
-            for i, x in enumerate(v):
-                self.check(t.item, x, f"{p}/{i}", name)
+                if self.empty(p, v):
+                    return []
+                self.add(p, f"{name}: expected a list, got {self.found(p, v)}", problem="type", expected="array")
+                return v
+            return [self.check(t.item, x, f"{p}/{i}", name, depth + 1, flat) for i, x in enumerate(v)]
         elif isinstance(t, RecordType):
             if type(v) is not dict:
-                self.add(p, f"{name}: expected a mapping ({t.expected}), got {_noun(v)}", problem="type",
+                if self.empty(p, v):
+                    return {}
+                self.add(p, f"{name}: expected a mapping ({t.expected}), got {self.found(p, v)}", problem="type",
                          expected="object")
-                return
+                return v
             if len(v) < t.min_props or (t.max_props is not None and len(v) > t.max_props):
                 self.add(p, f"{name}: expected a mapping of {t.min_props} to {t.max_props} keys, got {len(v)}",
                          problem="size", expected="object")
-                return
-            for k, x in v.items():
-                self.check(t.value, x, pointer_join(p, k), k)
+                return v
+            return {k: self.check(t.value, x, pointer_join(p, k), k, depth + 1, flat) for k, x in v.items()}
         elif isinstance(t, AltType):
-            self.alternatives(t, v, p, name)
-        elif isinstance(t, (AnyType, ConstType, UnionType)):
-            return
+            return self.alternatives(t, v, p, name, depth)
+        elif isinstance(t, AnyType):
+            self.any_value(v, p, name, depth)
+        return v
 
-    def object(self, t: ObjectType, v: Any, p: str, name: str) -> None:
+    def empty(self, p: str, v: Any) -> bool:
+        """An empty YAML value (`key:` with nothing after it) where a list, a map or a struct is read: serde_yaml
+        reads it as an empty one (workflow.md §2 "An empty value")."""
+        s = self.scalar(p, v)
+        return s is not None and s.plain and s.text == "" and s.tag == YAML_TAG + "null"
+
+    def found(self, p: str, v: Any) -> str:
+        """What was found, in serde's words for a null ("unit value") and ours for the rest."""
+        return ("null (a unit value)" if self.yaml else "null") if v is None else _noun(v)
+
+    def string(self, t: StrType, v: Any, p: str, name: str, flat: bool) -> Any:
+        s = self.scalar(p, v)
+        if s is not None and not flat and not t.complaint:
+            return s.text  # serde_yaml reads any scalar into a string as its text (§2)
+        if s is None and self.written is None and t.any_scalar and not flat and v is not None and not isinstance(
+                v, (dict, list)):
+            return v  # a resolved value without its text: it stands for the text it was written as
+        if type(v) is str and (s is None or s.tag == YAML_TAG + "str" or not s.tag.startswith(YAML_TAG)):
+            return v
+        if s is not None and flat:  # a flattened item: read from the value the scalar resolves to
+            self.add(p, f"{name}: invalid type: {_serde_unexpected(v)}, expected a string (a flattened `after` "
+                     "item reads resolved values: quote it)", problem="type", expected="string")
+            return v
+        if t.complaint:
+            self.add(p, f"{t.complaint}, not {found_json(v)}", problem="type", expected="string")
+        else:
+            self.add(p, f"{name}: expected a string, got {_noun(v)}", problem="type", expected="string")
+        return v
+
+    def any_value(self, v: Any, p: str, name: str, depth: int) -> bool:
+        """A JSON value (an Expr's literal, `params`, an action's arguments): what serde_json's `Value` refuses
+        of the YAML (a custom tag, a core tag its text is not, an integer beyond 64 bits). True when it reads."""
+        stack = [(v, p, depth)]
+        ok = True
+        while stack:
+            x, q, d = stack.pop()
+            if self.too_deep(x, q, d):
+                ok = False
+                continue
+            if type(x) is dict:
+                stack.extend((y, pointer_join(q, k), d + 1) for k, y in reversed(list(x.items())))
+                continue
+            if type(x) is list:
+                stack.extend((y, f"{q}/{i}", d + 1) for i, y in reversed(list(enumerate(x))))
+                continue
+            s = self.scalar(q, x)
+            problem = _value_refusal(s, x) if self.yaml else None
+            if problem is not None:
+                self.add(q, f"{name}: {problem}", problem="value")
+                ok = False
+        return ok
+
+    def object(self, t: ObjectType, v: Any, p: str, name: str, depth: int) -> Any:
         if type(v) is not dict:
-            self.add(p, f"{name}: expected a mapping ({t.title}), got {_noun(v)}", problem="type", expected="object")
-            return
+            if self.empty(p, v):
+                v = {}
+            else:
+                self.add(p, f"{name}: expected a mapping ({t.title}), got {self.found(p, v)}", problem="type",
+                         expected="object")
+                return v
+        self.structs[p] = t
         for f in t.fields:
-            if f.required and (f.name not in v or (v[f.name] is None and not takes_null(f.type))):
-                if f.name in v:
-                    self.add(pointer_join(p, f.name), f"{f.name} is required and cannot be null", problem="null")
-                else:
-                    self.add(p, f'{t.title} is missing the required field "{f.name}"', on_key=True,
-                             at=pointer_join(p, f.name), problem="missing", field=f.name)
+            if f.required and f.name not in v:
+                self.add(p, f'{t.title} is missing the required field "{f.name}"', on_key=True,
+                         at=pointer_join(p, f.name), problem="missing", field=f.name)
         by_name = t.by_name
+        read: dict = {}
         for k, x in v.items():
             f = by_name.get(k)
             kp = pointer_join(p, k)
@@ -149,51 +245,105 @@ class _Walk:
                     self.add(kp, f'{t.title} has no field "{k}" (expected one of {", ".join(t.names)})'
                              + (f"; did you mean {hint}?" if hint else ""), on_key=True, problem="unknown_key",
                              suggestion=hint)
+                read[k] = x
                 continue
-            if x is None and not f.required:
-                continue  # serde reads null as absence
-            if f.required and x is None:
-                continue  # reported above
-            self.check(f.type, x, kp, k)
+            if f.nullable and self.absent(x, kp, k):
+                read[k] = None
+                continue
+            read[k] = self.check(f.type, x, kp, k, depth + 1, f.flattened)
+        return read
+
+    def absent(self, x: Any, p: str, name: str) -> bool:
+        """An `Option` field holding what serde reads as None (workflow.md §0 "null"): null, or in YAML a plain
+        empty value or null word (`!!null` refuses any other text)."""
+        s = self.scalar(p, x)
+        if s is None:
+            return x is None
+        if s.tag == YAML_TAG + "null" and s.plain and x is not None:
+            self.add(p, f'{name}: invalid value: string "{s.text}", expected null', problem="value")
+            return True
+        return reads_as_absent(s.text, s.plain, s.tag)
 
     def number(self, t: NumType, v: Any, p: str, name: str) -> None:
         if isinstance(v, bool) or not isinstance(v, (int, float)):
             self.add(p, f"{name}: expected {'an integer' if t.integer else 'a number'}, got {_noun(v)}",
                      problem="type", expected=t.expected)
             return
-        if t.integer and type(v) is float and (t.strict or v != int(v)):
-            self.add(p, f"{name}: expected an integer, got {v!r} (an integer is written without a "
-                     "fraction)", problem="integer", expected="integer")
+        text = self.number_text(p) if t.integer and t.strict and self.number_text else None
+        if t.integer and (type(v) is float or (text is not None and json_number_is_float(text))) and (
+                t.strict or v != int(v)):
+            shown = text if text is not None and type(v) is int and abs(v) < 2**63 else found_json(float(v))
+            self.add(p, f"{name}: invalid type: floating point `{shown}`, expected i64 (an integer is written "
+                     "without a fraction or an exponent)", problem="integer", expected="integer")
             return
         if (t.minimum is not None and v < t.minimum) or (t.maximum is not None and v > t.maximum):
             shown = str(v) if type(v) is int else found_json(v)
             self.add(p, f"{name}: {shown} is out of range (a signed 64-bit integer)", problem="range",
                      expected=t.expected)
 
+    number_text = None  # set for a JSON text: pointer -> the number as written
+
     def enum(self, t: EnumType, v: Any, p: str, name: str) -> None:
-        if type(v) is str and v in t.values:
+        s = self.scalar(p, v)
+        word = s.text if s is not None else v
+        if type(word) is str and word in t.values:
             return
-        if isinstance(v, (dict, list)) or v is None:
+        if isinstance(v, (dict, list)) or (v is None and s is None):
             self.add(p, f"{name}: expected one of {', '.join(t.values)}, got {_noun(v)}", problem="type",
                      expected=t.expected)
             return
-        word = v if type(v) is str else found_json(v)
+        word = word if type(word) is str else found_json(word)
         hint = did_you_mean(word, t.values)
         self.add(p, f'{name}: "{word}" is not one of {", ".join(t.values)}' + (f"; did you mean {hint}?" if hint else ""),
                  problem="enum", allowed=tuple(t.values), suggestion=hint)
 
-    def alternatives(self, t: AltType, v: Any, p: str, name: str) -> None:
+    def alternatives(self, t: AltType, v: Any, p: str, name: str, depth: int) -> Any:
+        if self.yaml and takes_value(t) and not self.any_value(v, p, name, depth):
+            return v  # an Expr, Action or Names is read as a JSON value first (the seed's Deserialize)
         for o in t.options:
             if accepts(o, v):
-                return
+                return v
         # A list where a list is one of the forms: say which items are wrong (Names: "a name is a string").
         if type(v) is list:
             for o in t.options:
                 if isinstance(o, ArrayType):
-                    self.check(o, v, p, name)
-                    return
+                    self.check(o, v, p, name, depth)
+                    return v
         message = f"{t.complaint}, not {found_json(v)}" if t.complaint else f"{name}: expected {t.expected}, got {_noun(v)}"
         self.add(p, message, problem="alternatives", expected=t.title)
+        return v
+
+
+def takes_value(t: AltType) -> bool:
+    """The three shapes of workflow.md §2 (Expr, Action, Names) are read through serde_json's `Value`."""
+    return bool(t.complaint)
+
+
+def _serde_unexpected(v: Any) -> str:
+    """serde's `Unexpected` words for a resolved scalar ("integer `5`", "boolean `true`", "unit value")."""
+    if v is None:
+        return "unit value"
+    if isinstance(v, bool):
+        return f"boolean `{'true' if v else 'false'}`"
+    if isinstance(v, int):
+        return f"integer `{v}`"
+    if isinstance(v, float):
+        return f"floating point `{ryu(v).removesuffix('.0')}`"
+    return f'string "{v}"'
+
+
+def _value_refusal(s: Scalar | None, v: Any) -> str | None:
+    """What serde_json's `Value` refuses of a YAML scalar, in serde's words, or None when it reads."""
+    if s is None:
+        return None
+    if not s.tag.startswith(YAML_TAG):
+        return f"invalid type: enum, {_REFUSED_VALUE} (the tag {s.tag} makes it an enum)"
+    kind = s.tag[len(YAML_TAG):]
+    if kind in TAG_EXPECTED and resolve_tagged(s.tag, s.text) is None:
+        return f'invalid value: string "{s.text}", expected {TAG_EXPECTED[kind]}'
+    if type(v) is int and not (I64_MIN <= v <= U64_MAX):
+        return f"invalid type: integer `{v}` as {'i128' if v < 0 else 'u128'}, {_REFUSED_VALUE} (beyond 64 bits)"
+    return None
 
 
 def accepts(t: TypeDesc, v: Any) -> bool:
@@ -205,10 +355,67 @@ def accepts(t: TypeDesc, v: Any) -> bool:
 
 def shape_issues(value: Any, root: ObjectType, code: str) -> list[Issue]:
     """Every structural issue of `value` read as the model `root`, each with the kind's `code`."""
-    w = _Walk(code)
-    if value is None:
+    return serde_read(value, root, code).issues
+
+
+@dataclass(frozen=True)
+class SerdeReading:
+    """What serde makes of a document: the structural `issues`, the `value` as the engine holds it (a
+    string read from a YAML scalar is its text, workflow.md §2), the pointers of the mappings it reads as
+    structs (a key written twice there is refused: `duplicate_field_issues`)."""
+
+    issues: list[Issue]
+    value: Any
+    structs: dict[str, ObjectType]
+
+
+def serde_read(value: Any, root: ObjectType, code: str, parsed=None) -> SerdeReading:
+    """Read `value` (of the text `parsed`, when given: its scalars as written, its numbers' text) as the
+    model `root`, the way the engine's reader does (workflow.md §0, §2; board.md §2)."""
+    sm = getattr(parsed, "source_map", None)
+    yaml = hasattr(sm, "scalar")
+    w = _Walk(code, sm.scalar if yaml else None, yaml)
+    if parsed is not None and not yaml:
+        text = parsed.text
+
+        def number_text(p: str) -> str | None:
+            vs = sm.value_span(p)
+            return None if vs is None else text[vs[0]:vs[1]]
+
+        w.number_text = number_text
+    if value is None and not (yaml and w.empty("", value)):
         w.add("", f"the document is empty; a {root.title} is a mapping with {', '.join(root.required)}",
               problem="type", expected="object")
-        return w.out
-    w.object(root, value, "", root.title)
-    return w.out
+        return SerdeReading(w.out, value, {})
+    read = w.object(root, value, "", root.title, 1)
+    return SerdeReading(w.out, read, w.structs)
+
+
+def engine_problems(problems, reading: SerdeReading, code: str) -> tuple[list[Issue], list[Issue]]:
+    """(the reader's problems left, the `code` errors the engine's reader makes of the others), workflow.md
+    §0: a field written twice in a mapping serde reads as a struct is refused, "duplicate field `lane`", at
+    each later copy (related: the first), while in a map, and for a key the struct does not have, the last
+    copy wins (W_DUPLICATE_KEY stays); a JSON number beyond the double range is refused ("number out of
+    range"), not a precision warning. `problems` hold the later copies only (`read_text`)."""
+    kept, errors = [], []
+    facts = SHAPE_FACTS[code]
+    for p in problems:
+        ptr = p.pointers[0] if p.pointers else None
+        if p.code == "W_DUPLICATE_KEY" and ptr is not None:
+            struct = reading.structs.get(ptr[:ptr.rfind("/")])
+            name = pointer_split(ptr)[-1]
+            if struct is not None and name in struct.name_set:
+                errors.append(make(code, f"duplicate field `{name}`: the engine refuses a field written twice",
+                                   (ptr,), (ptr,), on_key=True, related=p.related, span=p.span,
+                                   related_spans=p.related_spans, facts=facts(problem="duplicate", field=name)))
+                continue
+        if p.code == "W_NUMBER_PRECISION" and ptr is not None and _not_finite(value_at(reading.value, ptr)):
+            errors.append(make(code, "number out of range: the engine's reader refuses a number beyond the "
+                               "double range", (ptr,), (ptr,), span=p.span, facts=facts(problem="range")))
+            continue
+        kept.append(p)
+    return kept, errors
+
+
+def _not_finite(v: Any) -> bool:
+    return type(v) is float and not math.isfinite(v)
