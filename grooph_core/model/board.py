@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal, Optional
 import annotated_types
 from pydantic import ConfigDict, Field, Strict
 
-from grooph_core.model.markers import Defines, Keys, Lex, Ref, SerdeModel, Title
+from grooph_core.model.markers import Defines, Keys, Lex, Ref, SerdeModel, Title, UnitEnum
 
 LANES = {
     "triage": "Filed, not yet accepted onto the board.",
@@ -47,8 +47,8 @@ VERDICTS = {
 FINISHED_LANES = ("done", "archived")
 
 # Catch-all enums: any string reads (an unlisted word as `unknown`); the listed words are examples.
-Lane = Annotated[str, Lex("lane", examples=tuple(LANES))]
-WorkspaceKind = Annotated[str, Lex("workspace kind", examples=tuple(WORKSPACE_KINDS))]
+Lane = Annotated[str, Lex("lane", examples=tuple(LANES)), UnitEnum()]
+WorkspaceKind = Annotated[str, Lex("workspace kind", examples=tuple(WORKSPACE_KINDS)), UnitEnum()]
 Verdict = Literal[tuple(VERDICTS)]  # type: ignore[valid-type]
 Timestamp = Annotated[str, Lex("RFC 3339 timestamp")]
 TaskRef = Annotated[str, Ref("task")]

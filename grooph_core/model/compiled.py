@@ -21,7 +21,7 @@ from pydantic_core import PydanticUndefined
 
 from grooph_core.model.graph import Graph
 from grooph_core.model.map import OperationMap
-from grooph_core.model.markers import Complaint, Defines, Keys, Lex, Ref, ScalarText, Title
+from grooph_core.model.markers import Complaint, Defines, Keys, Lex, Ref, ScalarText, Title, UnitEnum
 from grooph_core.source.text import JS_WHITESPACE
 
 MISSING: Any = PydanticUndefined
@@ -44,6 +44,7 @@ class StrType:
     examples: tuple[str, ...] = ()
     any_scalar: bool = False  # a YAML string field that takes any non-null scalar as its text
     complaint: str = ""  # the reader's words when the value is not a string (workflow.md §2 Names)
+    unit_enum: bool = False  # a catch-all unit enum of the seed (markers.UnitEnum)
 
 
 @dataclass(frozen=True, eq=False)
@@ -261,6 +262,7 @@ def describe(tp, meta: list | None = None) -> TypeDesc:
             examples=lex.examples if lex else (),
             any_scalar=_first(meta, ScalarText) is not None,
             complaint=complaint.text if complaint else "",
+            unit_enum=_first(meta, UnitEnum) is not None,
         )
     if tp is bool:
         return BoolType()

@@ -13,6 +13,7 @@ value's key order, which is the text's); the pipeline orders them by position.
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -107,6 +108,7 @@ class _Walk:
         self.yaml = yaml
         self.levels = YAML_LEVELS if yaml else JSON_LEVELS
         self.structs: dict[str, ObjectType] = {}
+        self.ignored: list[str] = []  # values of unknown keys: serde skips them unread
 
     def add(self, pointer: str, message: str, *, on_key: bool = False, at: str | None = None, **facts) -> None:
         self.out.append(make(self.code, message, (pointer if at is None else at,), (pointer,), on_key=on_key,
@@ -130,6 +132,12 @@ class _Walk:
         opens, `flat` a field of a flattened struct (read from resolved values, §2 "Flattened items")."""
         if self.too_deep(v, p, depth):
             return v
+        if flat and self.yaml:
+            s = self.scalar(p, v)
+            if s is not None and not s.tag.startswith(YAML_TAG):  # serde's buffer of a flattened part holds no enum
+                self.add(p, f"{name}: untagged and internally tagged enums do not support enum input (the tag "
+                         f"{s.tag} in a flattened `after` item)", problem="value")
+                return v
         if isinstance(t, ObjectType):
             return self.object(t, v, p, name, depth)
         if isinstance(t, StrType):
@@ -162,12 +170,29 @@ class _Walk:
                 self.add(p, f"{name}: expected a mapping of {t.min_props} to {t.max_props} keys, got {len(v)}",
                          problem="size", expected="object")
                 return v
-            return {k: self.check(t.value, x, pointer_join(p, k), k, depth + 1, flat) for k, x in v.items()}
+            read = {k: self.check(t.value, x, pointer_join(p, k), k, depth + 1, flat) for k, x in v.items()}
+            for k in v:
+                for lost in self.lost_copies(pointer_join(p, k)):
+                    self.check_lost(t.value, lost, pointer_join(p, k), k, depth + 1)
+            return read
         elif isinstance(t, AltType):
             return self.alternatives(t, v, p, name, depth)
         elif isinstance(t, AnyType):
             self.any_value(v, p, name, depth)
         return v
+
+    lost_copies = staticmethod(lambda pointer: ())  # set by serde_read: the earlier copies of a map's key
+
+    def check_lost(self, t: TypeDesc, lost: tuple, p: str, name: str, depth: int) -> None:
+        """An earlier copy of a map's key: serde reads it too before the later one replaces it, so what it
+        refuses there is refused (workflow.md §0); said at the kept copy's pointer, marked as such."""
+        value, written = lost
+        inner = _Walk(self.code, written, self.yaml)
+        inner.lost_copies = self.lost_copies
+        inner.check(t, value, p, name, depth)
+        for i in inner.out:
+            self.out.append(make(self.code, i.message + " (in an earlier copy of this key, which the engine also "
+                                 "reads)", i.at, i.pointers, on_key=i.on_key, facts=i.facts))
 
     def empty(self, p: str, v: Any) -> bool:
         """An empty YAML value (`key:` with nothing after it) where a list, a map or a struct is read: serde_yaml
@@ -179,7 +204,24 @@ class _Walk:
         """What was found, in serde's words for a null ("unit value") and ours for the rest."""
         return ("null (a unit value)" if self.yaml else "null") if v is None else _noun(v)
 
+    def unit_variant(self, v: Any, p: str, name: str) -> Any:
+        """serde_json reads a unit enum written as a one-key object with a null value as its key
+        (`{"ready": null}` is `ready`, workflow.md §0): the word, or None when `v` is no such object."""
+        if self.yaml or type(v) is not dict:
+            return None
+        if len(v) != 1:
+            self.add(p, f"{name}: expected value (an enum word, or a one-key object)", problem="type")
+            return v
+        (word, unit), = v.items()
+        if unit is not None:
+            self.add(p, f"{name}: invalid type: {_noun(unit)}, expected unit (the value of `{word}` must be null)",
+                     problem="type")
+        return word
+
     def string(self, t: StrType, v: Any, p: str, name: str, flat: bool) -> Any:
+        if t.unit_enum and type(v) is dict:
+            word = self.unit_variant(v, p, name)
+            return v if word is None else word
         s = self.scalar(p, v)
         if s is not None and not flat and not t.complaint:
             return s.text  # serde_yaml reads any scalar into a string as its text (§2)
@@ -221,7 +263,25 @@ class _Walk:
                 ok = False
         return ok
 
+    def fields_in_order(self, t: ObjectType, v: list, p: str, name: str, depth: int) -> Any:
+        """serde_json reads a struct written as an array of its fields in declaration order (workflow.md §0:
+        `"workspace": ["dir"]` is `{"kind": "dir"}`): each item as its field, the rest left out."""
+        if len(v) > len(t.fields):
+            self.add(p, f"{name}: trailing characters (a {t.title} has {len(t.fields)} fields)", problem="size")
+            return v
+        for f in t.fields[len(v):]:
+            if f.required:
+                self.add(p, f"{name}: invalid length {len(v)}, expected struct {t.title} with {len(t.fields)} "
+                         "elements", problem="size")
+                return v
+        for i, (f, x) in enumerate(zip(t.fields, v)):
+            if not (f.nullable and x is None):
+                self.check(f.type, x, f"{p}/{i}", f.name, depth + 1, f.flattened)
+        return v
+
     def object(self, t: ObjectType, v: Any, p: str, name: str, depth: int) -> Any:
+        if type(v) is list and not self.yaml and p:
+            return self.fields_in_order(t, v, p, name, depth)
         if type(v) is not dict:
             if self.empty(p, v):
                 v = {}
@@ -245,13 +305,27 @@ class _Walk:
                     self.add(kp, f'{t.title} has no field "{k}" (expected one of {", ".join(t.names)})'
                              + (f"; did you mean {hint}?" if hint else ""), on_key=True, problem="unknown_key",
                              suggestion=hint)
+                else:
+                    self.ignored.append(kp)
                 read[k] = x
                 continue
             if f.nullable and self.absent(x, kp, k):
                 read[k] = None
-                continue
-            read[k] = self.check(f.type, x, kp, k, depth + 1, f.flattened)
+            else:
+                read[k] = self.check(f.type, x, kp, k, depth + 1, f.flattened)
+            lost = self.lost_copies(kp)
+            if lost:  # refused ("duplicate field"); the editor reads the first copy, the one written first
+                read[k] = self.first_copy(f, lost[0], kp, k, depth + 1)
         return read
+
+    def first_copy(self, f, lost: tuple, p: str, name: str, depth: int) -> Any:
+        """The value of a struct field's first copy as the engine would read it (its issues are not said:
+        the duplicate is the refusal)."""
+        value, written = lost
+        inner = _Walk(self.code, written, self.yaml)
+        if f.nullable and inner.absent(value, p, name):
+            return None
+        return inner.check(f.type, value, p, name, depth, f.flattened)
 
     def absent(self, x: Any, p: str, name: str) -> bool:
         """An `Option` field holding what serde reads as None (workflow.md §0 "null"): null, or in YAML a plain
@@ -284,8 +358,14 @@ class _Walk:
     number_text = None  # set for a JSON text: pointer -> the number as written
 
     def enum(self, t: EnumType, v: Any, p: str, name: str) -> None:
+        if type(v) is dict and not self.yaml:
+            v = self.unit_variant(v, p, name)
+            if type(v) is not str:
+                return
         s = self.scalar(p, v)
         word = s.text if s is not None else v
+        if s is not None and s.text == "" and s.tag.startswith("!") and len(s.tag) > 1:
+            word = s.tag[1:]  # serde_yaml takes a tag as the variant (`!board` with no value)
         if type(word) is str and word in t.values:
             return
         if isinstance(v, (dict, list)) or (v is None and s is None):
@@ -367,6 +447,11 @@ class SerdeReading:
     issues: list[Issue]
     value: Any
     structs: dict[str, ObjectType]
+    ignored: tuple[str, ...] = ()
+
+    def is_ignored(self, pointer: str) -> bool:
+        """True when serde skips the value at `pointer` unread (it stands under an unknown key)."""
+        return any(pointer == q or pointer.startswith(q + "/") for q in self.ignored)
 
 
 def serde_read(value: Any, root: ObjectType, code: str, parsed=None) -> SerdeReading:
@@ -383,20 +468,75 @@ def serde_read(value: Any, root: ObjectType, code: str, parsed=None) -> SerdeRea
             return None if vs is None else text[vs[0]:vs[1]]
 
         w.number_text = number_text
+    w.lost_copies = _lost_copies(parsed, yaml)
     if value is None and not (yaml and w.empty("", value)):
         w.add("", f"the document is empty; a {root.title} is a mapping with {', '.join(root.required)}",
               problem="type", expected="object")
         return SerdeReading(w.out, value, {})
     read = w.object(root, value, "", root.title, 1)
-    return SerdeReading(w.out, read, w.structs)
+    return SerdeReading(w.out, read, w.structs, tuple(w.ignored))
+
+
+def _lost_copies(parsed, yaml: bool):
+    """pointer -> the earlier copies of a duplicated key, each (value, how its scalars were written): from
+    the YAML reader's tree, or for JSON re-read from the text after each earlier copy's key."""
+    if parsed is None:
+        return lambda pointer: ()
+    if yaml:
+        sm = parsed.source_map
+
+        def yaml_lost(pointer: str):
+            holder = sm.node(pointer[:pointer.rfind("/")])
+            name = pointer_split(pointer)[-1]
+            if holder is None or not holder.lost:
+                return ()
+            return [(v, _scalars_under(sm.text, pointer, kid, sc)) for n, v, kid, sc in holder.lost if n == name]
+
+        return yaml_lost
+    spans: dict[str, set] = {}
+    for p in parsed.problems:
+        if p.code == "W_DUPLICATE_KEY" and p.pointers and p.span is not None:
+            group = spans.setdefault(p.pointers[0], set())
+            group.add(tuple(p.span))
+            group.update((a, b) for a, b, _ in p.related_spans)
+    if not spans:
+        return lambda pointer: ()
+    text = parsed.text
+    decoder = json.JSONDecoder()
+
+    def json_lost(pointer: str):
+        out = []
+        for a, b in sorted(spans.get(pointer, ()))[:-1]:  # the last copy is the one kept
+            i = text.find(":", b)
+            j = i + 1
+            while j < len(text) and text[j] in " \t\r\n":
+                j += 1
+            try:
+                out.append((decoder.raw_decode(text, j)[0], None))
+            except ValueError:
+                continue
+        return out
+
+    return json_lost
+
+
+def _scalars_under(text: str, pointer: str, kid, scalar):
+    """The `written` lookup of an earlier copy: its own tree (a collection) or its one scalar."""
+    if kid is None:
+        return lambda q: scalar if q == pointer else None
+    from grooph_core.source.yaml_reader import YamlSourceMap
+
+    sub = YamlSourceMap(text, (kid.start, kid.end), kid)
+    return lambda q: sub.scalar(q[len(pointer):]) if q == pointer or q.startswith(pointer + "/") else None
 
 
 def engine_problems(problems, reading: SerdeReading, code: str) -> tuple[list[Issue], list[Issue]]:
     """(the reader's problems left, the `code` errors the engine's reader makes of the others), workflow.md
     §0: a field written twice in a mapping serde reads as a struct is refused, "duplicate field `lane`", at
     each later copy (related: the first), while in a map, and for a key the struct does not have, the last
-    copy wins (W_DUPLICATE_KEY stays); a JSON number beyond the double range is refused ("number out of
-    range"), not a precision warning. `problems` hold the later copies only (`read_text`)."""
+    copy wins (W_DUPLICATE_KEY stays); a JSON number beyond the double range where a value is read (not
+    under an unknown key, which serde skips) is refused ("number out of range"), not a precision warning.
+    `problems` hold the later copies only (`read_text`)."""
     kept, errors = [], []
     facts = SHAPE_FACTS[code]
     for p in problems:
@@ -409,7 +549,8 @@ def engine_problems(problems, reading: SerdeReading, code: str) -> tuple[list[Is
                                    (ptr,), (ptr,), on_key=True, related=p.related, span=p.span,
                                    related_spans=p.related_spans, facts=facts(problem="duplicate", field=name)))
                 continue
-        if p.code == "W_NUMBER_PRECISION" and ptr is not None and _not_finite(value_at(reading.value, ptr)):
+        if (p.code == "W_NUMBER_PRECISION" and ptr is not None and _not_finite(value_at(reading.value, ptr))
+                and not reading.is_ignored(ptr)):
             errors.append(make(code, "number out of range: the engine's reader refuses a number beyond the "
                                "double range", (ptr,), (ptr,), span=p.span, facts=facts(problem="range")))
             continue

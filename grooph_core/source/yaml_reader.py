@@ -83,7 +83,7 @@ class YNode:
     child collections, `scalars`: each scalar member as written, None for a collection) in text order;
     `index` maps a key to its last copy (the one a map keeps, workflow.md §0)."""
 
-    __slots__ = ("is_obj", "start", "end", "names", "kspans", "vspans", "kids", "index", "scalars")
+    __slots__ = ("is_obj", "start", "end", "names", "kspans", "vspans", "kids", "index", "scalars", "lost")
 
     def __init__(self, is_obj: bool, start: int, end: int):
         self.is_obj = is_obj
@@ -95,6 +95,7 @@ class YNode:
         self.kids: list[YNode | None] = []
         self.index: dict[str, int] = {}
         self.scalars: list[Scalar | None] = []
+        self.lost: list[tuple] = []  # earlier copies of a duplicated key: (name, value, node, scalar)
 
 
 class YamlSourceMap:
@@ -618,7 +619,8 @@ class _Builder:
                 name = knode.value
                 if name in y.index:  # the later copy wins (a map); a struct refuses it (rules/serde_shape)
                     copies.setdefault(name, [y.kspans[y.index[name]]]).append(ks)
-                    del value[name]  # type: ignore[attr-defined]
+                    j = y.index[name]
+                    y.lost.append((name, value.pop(name), y.kids[j], y.scalars[j]))  # type: ignore[attr-defined]
                 y.index[name] = len(y.names)
                 y.names.append(name)
                 y.kspans.append(ks)
