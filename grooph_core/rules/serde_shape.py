@@ -139,7 +139,7 @@ class _Walk:
                          f"{s.tag} in a flattened `after` item)", problem="value")
                 return v
         if isinstance(t, ObjectType):
-            return self.object(t, v, p, name, depth)
+            return self.object(t, v, p, name, depth, flat)
         if isinstance(t, StrType):
             return self.string(t, v, p, name, flat)
         if isinstance(t, NumType):
@@ -190,6 +190,8 @@ class _Walk:
         inner = _Walk(self.code, written, self.yaml)
         inner.lost_copies = self.lost_copies
         inner.check(t, value, p, name, depth)
+        for q, struct in inner.structs.items():  # a field written twice in it is refused too
+            self.structs.setdefault(q, struct)
         for i in inner.out:
             self.out.append(make(self.code, i.message + " (in an earlier copy of this key, which the engine also "
                                  "reads)", i.at, i.pointers, on_key=i.on_key, facts=i.facts))
@@ -279,7 +281,7 @@ class _Walk:
                 self.check(f.type, x, f"{p}/{i}", f.name, depth + 1, f.flattened)
         return v
 
-    def object(self, t: ObjectType, v: Any, p: str, name: str, depth: int) -> Any:
+    def object(self, t: ObjectType, v: Any, p: str, name: str, depth: int, flat: bool = False) -> Any:
         if type(v) is list and not self.yaml and p:
             return self.fields_in_order(t, v, p, name, depth)
         if type(v) is not dict:
@@ -312,7 +314,7 @@ class _Walk:
             if f.nullable and self.absent(x, kp, k):
                 read[k] = None
             else:
-                read[k] = self.check(f.type, x, kp, k, depth + 1, f.flattened)
+                read[k] = self.check(f.type, x, kp, k, depth + 1, flat or f.flattened)
             lost = self.lost_copies(kp)
             if lost:  # refused ("duplicate field"); the editor reads the first copy, the one written first
                 read[k] = self.first_copy(f, lost[0], kp, k, depth + 1)

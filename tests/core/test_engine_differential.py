@@ -290,3 +290,158 @@ def test_every_fixture_reads_as_the_engine_reads_it(kind):
     cases = [(str(p.relative_to(root)), p.read_text("utf-8")) for p in files]
     bad = _run(kind, cases)
     assert not bad, f"{len(bad)} of {len(cases)} disagree; the first:\n" + "\n\n".join(bad[:3])
+
+
+# ---- Hypothesis: files drawn over the model itself -----------------------------------------------------
+#
+# Every field of every type of the compiled model (`model.compiled`), each left out, null, `~`, empty, of a
+# wrong type, a number-like, quoted or tagged scalar, or a value of its own type; now and then an unknown
+# key or a key written twice. Names come from one small pool shared by definitions and references, so a
+# reference read as its text matches (or misses) a definition the way the engine's does. Deterministic in
+# CI (`derandomize` when `CI` is set); `GROOPH_ORACLE_LONG=1` draws ten times as many.
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from grooph_core.model.compiled import (  # noqa: E402
+    AltType,
+    AnyType,
+    ArrayType,
+    BoolType,
+    EnumType,
+    NullType,
+    NumType,
+    ObjectType,
+    RecordType,
+    StrType,
+    root_type,
+)
+
+CI = bool(os.environ.get("CI"))
+SCALE = 10 if LONG else 1
+WORDS = ("ready", "done", "review", "worker", "start", "main", "'ready'", "'0x10'", '"010"')
+NUMBER_LIKE = ("0x10", "010", "1.50", "1.5", "True", "true", "null", "~", "-0", "1e3", "5", '""')
+NAMES = WORDS * 3 + NUMBER_LIKE  # a name is number-like one time in four
+YAML_ODD = ("null", "~", "", "Null", "!!str 5", "!x ready", "[]", "{}", "[a]", "{a: 1}", "!!null x", "!!int x", "!custom x", "1e400",
+            "123456789012345678901234", "0b101", ".inf", "'{{card.next}}'", "[1]", "[ready, 7]")
+JSON_NAMES = ('"a"', '"b"', '"0x10"', '"010"', '"1.50"')
+JSON_ODD = ("null", '""', "1", "-0", "2.0", "1e2", "1e400", "12345678901234567890123", "true", "[]", "{}",
+            '{"ready": null}', '{"x": 1}', '"\\ud800"', '["dir"]', '"x"')
+
+
+class _Pairs(list):
+    """A mapping as (key, value) pairs, so that a key may be written twice."""
+
+
+def _draw(rnd, t, depth: int, json_syntax: bool, noise: int = 10):
+    """A value for the type `t`; one in `noise` is an odd one (null, a wrong type, a tag, …) instead. Deep
+    down (past five levels) collections are empty and optional fields left out, so a file stays small."""
+    names, odd = (JSON_NAMES, JSON_ODD) if json_syntax else (NAMES, YAML_ODD)
+    if noise and rnd.randint(0, noise) == 0:
+        return _Raw(rnd.choice(odd + NUMBER_LIKE))
+    deep = depth > 5
+
+    def again(t, d=depth + 1):
+        return _draw(rnd, t, d, json_syntax, noise)
+
+    if isinstance(t, ObjectType):
+        pairs = _Pairs()
+        for f in t.fields:
+            if not f.required and (deep or rnd.randint(0, 2) == 0):
+                continue
+            pairs.append((f.name, again(f.type)))
+        if pairs and rnd.randint(0, 80) == 0:
+            pairs.append(rnd.choice(pairs))  # a field written twice
+        if not deep and rnd.randint(0, 300 if t.closed else 30) == 0:
+            pairs.append(("colour", again(AnyType())))
+        return pairs
+    if isinstance(t, RecordType):
+        pairs = _Pairs()
+        low = t.min_props
+        high = t.max_props if t.max_props is not None else (low if deep else 2)
+        for _ in range(rnd.randint(low, max(low, high))):
+            pairs.append((rnd.choice(names if t.key_role != "key" else WORDS), again(t.value)))
+        return pairs
+    if isinstance(t, ArrayType):
+        return [again(t.item) for _ in range(0 if deep else rnd.randint(0, 2))]
+    if isinstance(t, EnumType):
+        return _Raw(rnd.choice([f'"{v}"' if json_syntax else v for v in t.values]))
+    if isinstance(t, NumType):
+        return _Raw(rnd.choice(("0", "7", "-3", "9223372036854775807")))
+    if isinstance(t, AltType):
+        return _draw(rnd, rnd.choice(t.options), depth, json_syntax, noise)
+    if isinstance(t, BoolType):
+        return _Raw(rnd.choice(("true", "false")))
+    if isinstance(t, NullType):
+        return _Raw("null")
+    if isinstance(t, StrType) and (t.ref or json_syntax):  # a name (a reference): number-like one time in four
+        return _Raw(rnd.choice(names))
+    if isinstance(t, (StrType, AnyType)):
+        return _Raw(rnd.choice(JSON_NAMES + ('"card.x > 1"', "30") if json_syntax else WORDS + ("card.x > 1", "30")))
+    return _Raw(rnd.choice(odd))
+
+
+def _yaml_text(v, indent: int = 0) -> str:
+    pad = "  " * indent
+    if isinstance(v, _Pairs):
+        if not v:
+            return "{}"
+        return "\n".join(f"{pad}{k}:\n{_yaml_text(x, indent + 1)}" if isinstance(x, (_Pairs, list)) and x and indent < 2
+                         else f"{pad}{k}: {_yaml_inline(x)}".rstrip() for k, x in v)
+    if isinstance(v, list):
+        if not v:
+            return pad + "[]"
+        return "\n".join(f"{pad}- {_yaml_inline(x)}" for x in v)
+    return pad + str(v)
+
+
+def _yaml_inline(v) -> str:
+    if isinstance(v, _Pairs):
+        return "{" + ", ".join(f"{k}: {_yaml_inline(x)}" for k, x in v) + "}"
+    if isinstance(v, list):
+        return "[" + ", ".join(_yaml_inline(x) for x in v) + "]"
+    return str(v)
+
+
+def _json_text(v) -> str:
+    if isinstance(v, _Pairs):
+        return "{" + ", ".join(f"{json.dumps(k.strip(chr(34)))}: {_json_text(x)}" for k, x in v) + "}"
+    if isinstance(v, list):
+        return "[" + ", ".join(_json_text(x) for x in v) + "]"
+    return str(v)
+
+
+@st.composite
+def workflow_texts(draw) -> str:
+    rnd = draw(st.randoms(use_true_random=False))  # one draw: the structure comes from it (fast; shrinks less)
+    tree = _draw(rnd, root_type("workflow"), 0, False, rnd.choice((0, 0, 60, 200, 600)))
+    text = _yaml_text(tree) if isinstance(tree, _Pairs) else str(tree)
+    return ("\ufeff" if rnd.randint(0, 40) == 0 else "") + text + "\n"
+
+
+@st.composite
+def board_texts(draw) -> str:
+    rnd = draw(st.randoms(use_true_random=False))
+    tree = _draw(rnd, root_type("board"), 0, True, rnd.choice((0, 0, 60, 200, 600)))
+    return _json_text(tree) if isinstance(tree, _Pairs) else str(tree)
+
+
+def _settings(n: int):
+    return settings(max_examples=n * SCALE, deadline=None, derandomize=CI, database=None if CI else settings().database,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+@_settings(1200)
+@given(workflow_texts())
+def test_drawn_workflows_read_as_the_engine_reads_them(text):
+    oracle()
+    d = disagreement("workflow", text, ask("workflow", text))
+    assert d is None, f"{d}\n--- the file:\n{text}"
+
+
+@_settings(500)
+@given(board_texts())
+def test_drawn_boards_read_as_the_engine_reads_them(text):
+    oracle()
+    d = disagreement("board", text, ask("board", text))
+    assert d is None, f"{d}\n--- the file:\n{text}"
