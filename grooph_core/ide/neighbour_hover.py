@@ -1,10 +1,13 @@
 """Hover in a neighbouring document (issue 15 point 5): on a key, the model field's description, type
 and allowed words (the graph hover's field text, on the workflow/board models; the episode record's
-schema); on a name (status, role, run spec, run state, task), what it is and where it is defined."""
+schema) and whether it may be null (workflow.md §0); on a name (status, role, run spec, run state,
+task), what it is and where it is defined."""
 
 from __future__ import annotations
 
 from grooph_core.ide.hover import HoverText, field_hover
+from grooph_core.model.compiled import root_type
+from grooph_core.rules.serde_shape import field_at, null_reading
 from grooph_core.model import episodes as episodes_model
 from grooph_core.ide import neighbour_names
 from grooph_core.source.text import pointer_split
@@ -27,7 +30,9 @@ def _key_hover(analysis, pointer: str) -> str | None:
     if analysis.kind == "episodes":
         desc = episodes_model.description(pointer_split(pointer))
         return f"**{pointer_split(pointer)[-1]}** — {desc}" if desc else None
-    return field_hover(analysis, pointer)
+    text = field_hover(analysis, pointer)
+    f = field_at(root_type(analysis.kind), pointer) if text else None
+    return text if f is None else text + "\n\n" + null_reading(f, analysis.neighbour.syntax == "yaml")
 
 
 def neighbour_hover_at(analysis, offset: int) -> HoverText | None:

@@ -396,6 +396,39 @@ class _Walk:
         return v
 
 
+def field_at(root: ObjectType, pointer: str):
+    """The model field a pointer names (through structs, lists and maps), or None (the root, an unknown
+    key, inside a JSON value)."""
+    t, f = root, None
+    for seg in pointer_split(pointer):
+        if isinstance(t, AltType):  # Names, Action: the list or map form
+            t = next((o for o in t.options if isinstance(o, (ArrayType, RecordType))), None)
+        if isinstance(t, ObjectType):
+            f = t.by_name.get(seg)
+            t = f.type if f is not None else None
+        elif isinstance(t, (ArrayType, RecordType)):
+            t, f = (t.item if isinstance(t, ArrayType) else t.value), None
+        else:
+            return None
+        if t is None:
+            return None
+    return f
+
+
+def null_reading(f, yaml: bool) -> str:
+    """What `null` means for a field, as the engine reads it (workflow.md §0 "null"), for the hover."""
+    t = f.type
+    if f.nullable:
+        return "May be null: the same as leaving it out."
+    if takes_null(t):
+        return "May be null: the literal `null`."
+    if yaml and isinstance(t, StrType) and t.any_scalar:
+        return "`null` here is the text \"null\" (quote it or leave the field out)."
+    if f.required:
+        return "May not be null: the engine refuses it."
+    return "May not be null: the engine refuses it (leave the field out for its default)."
+
+
 def takes_value(t: AltType) -> bool:
     """The three shapes of workflow.md §2 (Expr, Action, Names) are read through serde_json's `Value`."""
     return bool(t.complaint)

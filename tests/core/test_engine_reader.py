@@ -139,3 +139,22 @@ def test_tolerant_mode_reports_the_same_structural_errors_and_runs_the_rules_on_
     tolerant, _ = _issues(text, tolerant=True)
     assert [i for i in strict if i[0] == "E_WF_SCHEMA"] == [i for i in tolerant if i[0] == "E_WF_SCHEMA"]
     assert "E_WF_UNKNOWN_STATUS" in [c for c, _, _ in tolerant] and "E_WF_UNKNOWN_STATUS" not in [c for c, _, _ in strict]
+
+
+def test_hover_on_a_field_says_whether_it_may_be_null():
+    from grooph_core.ide.neighbour_hover import neighbour_hover_at
+
+    text = BASE.replace("ready: {on:", "ready: {run: {role: r, session: s}, stored_as: ready, on:") + "losses: []\n"
+    a = analyze_neighbour(text, KINDS["workflow"])
+
+    def hover(word: str) -> str:
+        return neighbour_hover_at(a, text.index(word) + 1).markdown
+
+    assert hover("stored_as").endswith("May be null: the same as leaving it out.")
+    assert hover("losses").endswith("May not be null: the engine refuses it (leave the field out for its default).")
+    assert hover("role").endswith('`null` here is the text "null" (quote it or leave the field out).')
+    assert hover("tick").endswith("May be null: the literal `null`.")
+    board = _board(skills="[]")
+    b = analyze_neighbour(board, KINDS["board"])
+    md = neighbour_hover_at(b, board.index('"skills"') + 2).markdown
+    assert md.endswith("May not be null: the engine refuses it (leave the field out for its default).")
