@@ -156,14 +156,15 @@ class _Walk:
             if type(v) is not list:
                 if self.empty(p, v):
                     return []
-                self.add(p, f"{name}: expected a list, got {self.found(p, v)}", problem="type", expected="array")
+                self.add(p, f"{name}: expected a list, got {self.found(p, v)}", problem=_type_or_null(v),
+                         expected="array")
                 return v
             return [self.check(t.item, x, f"{p}/{i}", name, depth + 1, flat) for i, x in enumerate(v)]
         elif isinstance(t, RecordType):
             if type(v) is not dict:
                 if self.empty(p, v):
                     return {}
-                self.add(p, f"{name}: expected a mapping ({t.expected}), got {self.found(p, v)}", problem="type",
+                self.add(p, f"{name}: expected a mapping ({t.expected}), got {self.found(p, v)}", problem=_type_or_null(v),
                          expected="object")
                 return v
             if len(v) < t.min_props or (t.max_props is not None and len(v) > t.max_props):
@@ -288,7 +289,7 @@ class _Walk:
             if self.empty(p, v):
                 v = {}
             else:
-                self.add(p, f"{name}: expected a mapping ({t.title}), got {self.found(p, v)}", problem="type",
+                self.add(p, f"{name}: expected a mapping ({t.title}), got {self.found(p, v)}", problem=_type_or_null(v),
                          expected="object")
                 return v
         self.structs[p] = t
@@ -343,7 +344,7 @@ class _Walk:
     def number(self, t: NumType, v: Any, p: str, name: str) -> None:
         if isinstance(v, bool) or not isinstance(v, (int, float)):
             self.add(p, f"{name}: expected {'an integer' if t.integer else 'a number'}, got {_noun(v)}",
-                     problem="type", expected=t.expected)
+                     problem=_type_or_null(v), expected=t.expected)
             return
         text = self.number_text(p) if t.integer and t.strict and self.number_text else None
         if t.integer and (type(v) is float or (text is not None and json_number_is_float(text))) and (
@@ -427,6 +428,12 @@ def null_reading(f, yaml: bool) -> str:
     if f.required:
         return "May not be null: the engine refuses it."
     return "May not be null: the engine refuses it (leave the field out for its default)."
+
+
+def _type_or_null(v: Any) -> str:
+    """The problem of a value of the wrong type: "null" for a null where the field has a default (its repair:
+    leave the field out), else "type"."""
+    return "null" if v is None else "type"
 
 
 def takes_value(t: AltType) -> bool:

@@ -158,3 +158,20 @@ def test_hover_on_a_field_says_whether_it_may_be_null():
     b = analyze_neighbour(board, KINDS["board"])
     md = neighbour_hover_at(b, board.index('"skills"') + 2).markdown
     assert md.endswith("May not be null: the engine refuses it (leave the field out for its default).")
+
+
+@pytest.mark.parametrize("kind, text, field, fixed", [
+    ("workflow", BASE + "losses: null\n", "losses", BASE),
+    ("workflow", BASE.replace("start: start}", "start: start, capacity: ~}"), "capacity", BASE),
+    ("workflow", BASE.replace("{tick: 30, start", "{capacity: null, tick: 30, start"), "capacity", BASE),
+    ("board", _board(skills="null"), "skills", _board()),
+])
+def test_a_null_in_a_defaulted_field_is_fixed_by_removing_the_field(kind, text, field, fixed):
+    from grooph_core.ide.neighbour_repairs import neighbour_fixes
+    from grooph_core.ide.text_edits import apply_edits
+
+    a = analyze_neighbour(text, KINDS[kind])
+    (issue,) = [i for i in a.issues if i.code.endswith("_SCHEMA")]
+    (fix,) = neighbour_fixes(a, [issue])
+    assert fix.title == "Remove the field" and issue.pointers[0].endswith(field)
+    assert apply_edits(text, list(fix.edits)) == fixed
