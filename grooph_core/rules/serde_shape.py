@@ -1,16 +1,18 @@
-"""The structural check of a serde model (workflow.md §2 `E_WF_SCHEMA`, board.md §2 `E_BOARD_SCHEMA`).
+"""The engine's reading of a serde model (workflow.md §0 "The engine's reader decides", §2 `E_WF_SCHEMA`;
+board.md §1–2 `E_BOARD_SCHEMA`).
 
-It says what serde would refuse when reading the document into the model, from the same compiled
-descriptors as everything else (`grooph_core.model.compiled`): a required field missing (or null where
-its type takes no null), a wrong type, an enum word not listed (with did-you-mean), an unknown key in a
-type that refuses them (with did-you-mean), an i64 written with a fraction or out of range, and a value
-of the three shapes Expr, Action, Names that is none of their forms, in the seed's own words.
-
-Conventions of the neighbouring formats (workflow.md §0): `null` for a field that may be left out is
-absence; a YAML string field takes any non-null scalar as its text. Issues come in walk order (the
-value's key order, which is the text's); the pipeline orders them by position.
+`serde_read` walks the document as serde walks it into the seed's types, from the same compiled
+descriptors as everything else (`grooph_core.model.compiled`), and gives what serde refuses and the value
+as the engine holds it (the rules read that value): a required field missing, a wrong type, an enum word
+not listed, an unknown key where the type refuses them (each with did-you-mean), an i64 that is a float
+to serde_json, a value of the shapes Expr, Action, Names that is none of their forms, in the seed's own
+words; and of §0: null by field kind (an `Option` is absent, a field with a default refuses it, a string
+reads it as its text), empty values, tags, integers beyond 64 bits in a JSON value, flattened `after`
+items, the nesting limits, duplicated fields of a struct (`engine_problems`), the earlier copies of a
+map's key, what serde_json accepts (a struct as an array, a unit enum as a one-key object). How one
+scalar is read is `source/serde_scalars`'. Without the text (`shape_issues` on a value), a scalar stands
+for the text it was written as. Issues come in walk order; the pipeline orders them by position.
 """
-
 from __future__ import annotations
 
 import json
@@ -46,7 +48,7 @@ from grooph_core.source.serde_scalars import (
     ryu,
 )
 from grooph_core.source.text import did_you_mean, json_type, pointer_join, pointer_split, value_at
-from grooph_core.source.yaml_reader import Scalar
+from grooph_core.source.yaml_reader import Scalar, YamlSourceMap
 
 
 @dataclass(frozen=True)
@@ -566,8 +568,6 @@ def _scalars_under(text: str, pointer: str, kid, scalar):
     """The `written` lookup of an earlier copy: its own tree (a collection) or its one scalar."""
     if kid is None:
         return lambda q: scalar if q == pointer else None
-    from grooph_core.source.yaml_reader import YamlSourceMap
-
     sub = YamlSourceMap(text, (kid.start, kid.end), kid)
     return lambda q: sub.scalar(q[len(pointer):]) if q == pointer or q.startswith(pointer + "/") else None
 
