@@ -102,7 +102,7 @@ class _Walk:
     issues (`out`), the value as the engine holds it (what `check` returns: a string read from a YAML
     scalar is its text), and the pointers of the mappings read as structs (`structs`)."""
 
-    def __init__(self, code: str, written=None, yaml: bool = False):
+    def __init__(self, code: str, written=None, yaml: bool = False, node_at=None):
         self.code = code
         self.facts = SHAPE_FACTS[code]
         self.out: list[Issue] = []
@@ -111,10 +111,19 @@ class _Walk:
         self.levels = YAML_LEVELS if yaml else JSON_LEVELS
         self.structs: dict[str, ObjectType] = {}
         self.ignored: list[str] = []  # values of unknown keys: serde skips them unread
+        self.node_at = node_at  # pointer -> the YAML text's node there (its keys that are collections)
 
     def add(self, pointer: str, message: str, *, on_key: bool = False, at: str | None = None, **facts) -> None:
         self.out.append(make(self.code, message, (pointer if at is None else at,), (pointer,), on_key=on_key,
                              facts=self.facts(**facts)))
+
+    def complex_keys(self, p: str, expected: str) -> None:
+        """A list or a mapping used as a key where serde reads the mapping: refused at the key ("invalid type:
+        sequence, expected a string"; a struct: "expected field identifier")."""
+        node = self.node_at(p) if self.node_at is not None else None
+        for span, kind in (node.complex if node is not None else ()):
+            self.out.append(make(self.code, f"invalid type: {kind}, expected {expected} (a key is a scalar)", (p,),
+                                 (p,), span=span, facts=self.facts(problem="type", expected="string")))
 
     def scalar(self, p: str, v: Any) -> Scalar | None:
         """How the scalar at `p` was written (YAML only; None for a collection or a JSON text)."""
@@ -173,6 +182,7 @@ class _Walk:
                 self.add(p, f"{name}: expected a mapping of {t.min_props} to {t.max_props} keys, got {len(v)}",
                          problem="size", expected="object")
                 return v
+            self.complex_keys(p, "a string")
             read = {k: self.check(t.value, x, pointer_join(p, k), k, depth + 1, flat) for k, x in v.items()}
             for k in v:
                 for lost in self.lost_copies(pointer_join(p, k)):
@@ -256,6 +266,7 @@ class _Walk:
                 ok = False
                 continue
             if type(x) is dict:
+                self.complex_keys(q, "a string")
                 stack.extend((y, pointer_join(q, k), d + 1) for k, y in reversed(list(x.items())))
                 continue
             if type(x) is list:
@@ -295,6 +306,7 @@ class _Walk:
                          expected="object")
                 return v
         self.structs[p] = t
+        self.complex_keys(p, "field identifier")
         for f in t.fields:
             if f.required and f.name not in v:
                 self.add(p, f'{t.title} is missing the required field "{f.name}"', on_key=True,
@@ -503,7 +515,7 @@ def serde_read(value: Any, root: ObjectType, code: str, parsed=None) -> SerdeRea
     model `root`, the way the engine's reader does (workflow.md §0, §2; board.md §2)."""
     sm = getattr(parsed, "source_map", None)
     yaml = hasattr(sm, "scalar")
-    w = _Walk(code, sm.scalar if yaml else None, yaml)
+    w = _Walk(code, sm.scalar if yaml else None, yaml, sm.node if yaml else None)
     if parsed is not None and not yaml:
         text = parsed.text
 

@@ -13,8 +13,11 @@ Codes (registry in `issues.py`), each carrying its span as `Issue.span`:
 |---|---|---|
 | `E_SYNTAX` | the parser's complaint | the parser's mark (one character where it names a wrong one, else empty) |
 | `E_SYNTAX` | a second document (`---`) | the start of the second document |
-| `E_SYNTAX` | a key repeated in one mapping (the first copy is kept) | the later copy's key, related: the first |
-| `E_SYNTAX` | a list or a mapping used as a key; an alias inside its own anchor | the key; the anchored node |
+| `W_DUPLICATE_KEY` | a key repeated in one mapping (the last copy is kept; a struct's copies are the engine's error, rules/serde_shape) | each copy's key, related: the first (or the kept) |
+| `E_SYNTAX` | an alias inside its own anchor | the anchored node |
+
+A list or a mapping used as a key is left out of the value and kept in `YNode.complex`: serde refuses it
+where it reads the mapping (rules/serde_shape), and not inside a value it skips.
 | `E_DOC_LIMIT` | too long, nested too deep, or aliases expanding past `max_values` values | empty span at 0, or the mark |
 
 `YamlSourceMap` answers the same questions as `source_map.SourceMap` (`value_span`, `key_span`, `span`,
@@ -83,7 +86,7 @@ class YNode:
     child collections, `scalars`: each scalar member as written, None for a collection) in text order;
     `index` maps a key to its last copy (the one a map keeps, workflow.md §0)."""
 
-    __slots__ = ("is_obj", "start", "end", "names", "kspans", "vspans", "kids", "index", "scalars", "lost")
+    __slots__ = ("is_obj", "start", "end", "names", "kspans", "vspans", "kids", "index", "scalars", "lost", "complex")
 
     def __init__(self, is_obj: bool, start: int, end: int):
         self.is_obj = is_obj
@@ -96,6 +99,7 @@ class YNode:
         self.index: dict[str, int] = {}
         self.scalars: list[Scalar | None] = []
         self.lost: list[tuple] = []  # earlier copies of a duplicated key: (name, value, node, scalar)
+        self.complex: list[tuple[Span, str]] = []  # keys that are a list or a mapping: (span, "sequence" | "map")
 
 
 class YamlSourceMap:
@@ -613,8 +617,7 @@ class _Builder:
                 v, kid, vs, n, written = done[id(vnode)]
                 last_end = max(last_end, ks[1], vs[1])
                 if knode.id != "scalar":
-                    self.problems.append(make("E_SYNTAX", "a key must be a plain value, not a list or a mapping",
-                                              span=ks))
+                    y.complex.append((ks, "map" if knode.id == "mapping" else "sequence"))
                     continue
                 name = knode.value
                 if name in y.index:  # the later copy wins (a map); a struct refuses it (rules/serde_shape)

@@ -175,3 +175,11 @@ def test_a_null_in_a_defaulted_field_is_fixed_by_removing_the_field(kind, text, 
     (fix,) = neighbour_fixes(a, [issue])
     assert fix.title == "Remove the field" and issue.pointers[0].endswith(field)
     assert apply_edits(text, list(fix.edits)) == fixed
+
+
+def test_a_collection_as_a_key_is_refused_where_read_at_the_key_and_not_inside_an_unknown_keys_value():
+    issues, a = _issues(BASE + "roles: {[a]: x}\ncolour: {[b]: 1}\n")
+    (refused,) = [i for i in a.issues if i.code == "E_WF_SCHEMA"]
+    text = BASE + "roles: {[a]: x}\ncolour: {[b]: 1}\n"
+    assert refused.pointers == ("/roles",) and text[slice(*a.span(refused))] == "[a]"
+    assert "expected a string" in refused.message
