@@ -95,6 +95,7 @@ def _noun(v: Any) -> str:
 YAML_LEVELS = 129
 JSON_LEVELS = 128
 _REFUSED_VALUE = "expected any valid JSON value"
+_UNSEEN = object()
 
 
 class _Walk:
@@ -111,7 +112,8 @@ class _Walk:
         self.levels = YAML_LEVELS if yaml else JSON_LEVELS
         self.structs: dict[str, ObjectType] = {}
         self.ignored: list[str] = []  # values of unknown keys: serde skips them unread
-        self.node_at = node_at  # pointer -> the YAML text's node there (its keys that are collections)
+        self.node_at = node_at  # pointer -> the YAML text's node there (its scalars, its keys that are collections)
+        self._nodes: dict[str, Any] = {}
 
     def add(self, pointer: str, message: str, *, on_key: bool = False, at: str | None = None, **facts) -> None:
         self.out.append(make(self.code, message, (pointer if at is None else at,), (pointer,), on_key=on_key,
@@ -120,16 +122,36 @@ class _Walk:
     def complex_keys(self, p: str, expected: str) -> None:
         """A list or a mapping used as a key where serde reads the mapping: refused at the key ("invalid type:
         sequence, expected a string"; a struct: "expected field identifier")."""
-        node = self.node_at(p) if self.node_at is not None else None
+        node = self.node(p)
         for span, kind in (node.complex if node is not None else ()):
             self.out.append(make(self.code, f"invalid type: {kind}, expected {expected} (a key is a scalar)", (p,),
                                  (p,), span=span, facts=self.facts(problem="type", expected="string")))
+
+    def node(self, p: str):
+        """The YAML node at `p` (each asked once: the walk asks for every member's container)."""
+        if self.node_at is None:
+            return None
+        node = self._nodes.get(p, _UNSEEN)
+        if node is _UNSEEN:
+            node = self._nodes[p] = self.node_at(p)
+        return node
 
     def scalar(self, p: str, v: Any) -> Scalar | None:
         """How the scalar at `p` was written (YAML only; None for a collection or a JSON text)."""
         if self.written is None or isinstance(v, (dict, list)):
             return None
-        return self.written(p)
+        if self.node_at is None:
+            return self.written(p)
+        cut = p.rfind("/")
+        node = self.node(p[:cut])
+        if node is None:
+            return None
+        seg = pointer_split(p[cut:])[0]
+        if node.is_obj:
+            i = node.index.get(seg)
+        else:
+            i = int(seg) if seg.isdigit() and int(seg) < len(node.scalars) else None
+        return None if i is None else node.scalars[i]
 
     def too_deep(self, v: Any, p: str, depth: int) -> bool:
         if isinstance(v, (dict, list)) and depth >= self.levels:
@@ -536,12 +558,15 @@ def serde_read(value: Any, root: ObjectType, code: str, parsed=None) -> SerdeRea
 def _lost_copies(parsed, yaml: bool):
     """pointer -> the earlier copies of a duplicated key, each (value, how its scalars were written): from
     the YAML reader's tree, or for JSON re-read from the text after each earlier copy's key."""
-    if parsed is None:
+    if parsed is None or not any(p.code == "W_DUPLICATE_KEY" for p in parsed.problems):
         return lambda pointer: ()
     if yaml:
+        duplicated = {p.pointers[0] for p in parsed.problems if p.code == "W_DUPLICATE_KEY" and p.pointers}
         sm = parsed.source_map
 
         def yaml_lost(pointer: str):
+            if pointer not in duplicated:
+                return ()
             holder = sm.node(pointer[:pointer.rfind("/")])
             name = pointer_split(pointer)[-1]
             if holder is None or not holder.lost:

@@ -34,6 +34,9 @@ _SPECIAL_FLOATS = {".inf": math.inf, ".Inf": math.inf, ".INF": math.inf, "-.inf"
                    "-.INF": -math.inf, ".nan": math.nan, ".NaN": math.nan, ".NAN": math.nan}
 
 
+_MAY_RESOLVE = frozenset("0123456789+-.~nNtTfF") | {""}
+
+
 def _digits_but_not_number(s: str) -> bool:
     """serde_yaml's `digits_but_not_number`: a leading zero followed by digits is a string (`010`)."""
     s = s[1:] if s[:1] in "+-" and s else s
@@ -76,6 +79,8 @@ def _float(s: str) -> float | None:
 def resolve_plain(text: str) -> tuple[str, object]:
     """(core tag name, value) of an untagged plain scalar as serde_yaml 0.9 resolves it (workflow.md §2
     "Resolution"): ("null", None), ("bool", …), ("int", …), ("float", …) or ("str", text)."""
+    if text[:1] not in _MAY_RESOLVE:  # most names and words: no null, boolean or number starts so
+        return "str", text
     if text == "" or text in NULL_WORDS:
         return "null", None
     if text in BOOL_WORDS:
