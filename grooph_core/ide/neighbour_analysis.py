@@ -70,7 +70,7 @@ def read_text(text: str, kind: NeighbourKind, *, max_chars: int = MAX_CHARS, max
         parsed = parse(text, max_chars=max_chars, max_depth=max_depth)
     refused = engine_text_refusals(text, kind.syntax, parsed.source_map)
     if refused:
-        parsed = replace(parsed, ok=False, problems=tuple(sorted(
+        parsed = replace(parsed, problems=tuple(sorted(  # `ok` stays the reader's: the text itself is valid
             refused + [p for p in parsed.problems if not (p.code == "E_SYNTAX" and p.span == (0, 1) and text[:1] == BOM)],
             key=lambda p: p.span or (0, 0))))
     problems, seen = [], set()
