@@ -20,6 +20,7 @@ only `issue_span` turns them into text.
 from __future__ import annotations
 
 import importlib
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -27,7 +28,7 @@ from grooph_core.ide.analysis import DocumentAnalysis, placed_span, still_open
 from grooph_core.ide.neighbour_names import DEFINING_MAPPINGS, SITES
 from grooph_core.issues import Issue, Named, make
 from grooph_core.rules.episodes.schema import EpisodesSchemaProblem
-from grooph_core.rules.serde_shape import ShapeProblem
+from grooph_core.rules.serde_shape import ShapeProblem, engine_problems
 from grooph_core.source.json_reader import MAX_CHARS, MAX_DEPTH, ParsedText, collector_paused, parse
 from grooph_core.source.kinds import NeighbourKind, neighbour_from_value
 from grooph_core.source.load import MAX_DEPTH as CLI_MAX_DEPTH
@@ -68,6 +69,11 @@ def read_text(text: str, kind: NeighbourKind, *, max_chars: int = MAX_CHARS, max
         parsed = parse_yaml(text, max_chars=max_chars, max_depth=max_depth, recover=recover)
     else:
         parsed = parse(text, max_chars=max_chars, max_depth=max_depth)
+    refused = engine_text_refusals(text, kind.syntax, parsed.source_map)
+    if refused:
+        parsed = replace(parsed, problems=tuple(sorted(  # `ok` stays the reader's: the text itself is valid
+            refused + [p for p in parsed.problems if not (p.code == "E_SYNTAX" and p.span == (0, 1) and text[:1] == BOM)],
+            key=lambda p: p.span or (0, 0))))
     problems, seen = [], set()
     for p in parsed.problems:
         if p.code == "W_DUPLICATE_KEY":
@@ -78,6 +84,33 @@ def read_text(text: str, kind: NeighbourKind, *, max_chars: int = MAX_CHARS, max
     if problems == list(parsed.problems):
         return parsed
     return replace(parsed, problems=tuple(problems))
+
+
+BOM = "\ufeff"
+# A `\uXXXX` escape of a surrogate in a JSON string, not itself escaped (an even run of backslashes before it).
+_SURROGATE_ESCAPE = re.compile(r"(?<!\\)(?:\\\\)*(\\u[dD][89abAB][0-9a-fA-F]{2})(\\u[dD][c-fC-F][0-9a-fA-F]{2})?"
+                               r"|(?<!\\)(?:\\\\)*(\\u[dD][c-fC-F][0-9a-fA-F]{2})")
+
+
+def engine_text_refusals(text: str, syntax: str, source_map=None) -> list[Issue]:
+    """E_SYNTAX for what the engine's reader refuses in the text itself (workflow.md §0 "Text"): a byte-order
+    mark at the start (serde_json refuses it; serde_yaml reads it into the first key), and in JSON a string
+    escape of a lone surrogate (`"\\ud800"`), at the escape, with the pointer of the string it stands in
+    (serde skips an unknown key's value unread: `_analyze` drops those)."""
+    out = []
+    if text.startswith(BOM):
+        out.append(make("E_SYNTAX", "a byte-order mark at the start: the engine cannot read the file (save it "
+                        "as UTF-8 without a BOM)", span=(0, 1)))
+    if syntax == "json" and "\\u" in text:
+        for m in _SURROGATE_ESCAPE.finditer(text):
+            lone = m.group(3) is not None or m.group(2) is None
+            if lone:
+                g = 3 if m.group(3) is not None else 1
+                where = source_map.pointer_at(m.start(g))[0] if source_map is not None else None
+                out.append(make("E_SYNTAX", f"a lone surrogate escape ({m.group(g)}): the engine's JSON reader "
+                                "refuses a string holding half of a UTF-16 pair", pointers=() if where is None else
+                                (where,), span=m.span(g)))
+    return out
 
 
 def analyze_neighbour(text: str, kind: NeighbourKind, *, tolerant: bool = True, max_chars: int = MAX_CHARS,
@@ -94,15 +127,25 @@ def _analyze(text: str, kind: NeighbourKind, tolerant: bool, max_chars: int, max
     problems = list(parsed.problems)
     if any(p.code == "E_DOC_LIMIT" for p in problems):
         return NeighbourAnalysis(text, kind, parsed, tuple(problems))
+    pkg = rules_of(kind)
+    engine_reading = getattr(pkg, "reading", None)
+    serde = engine_reading(parsed) if engine_reading is not None and parsed.value is not None else None
+    if serde is not None and serde.ignored:  # a lone surrogate in a value serde skips is no refusal
+        problems = [p for p in problems if not (p.code == "E_SYNTAX" and p.pointers and serde.is_ignored(p.pointers[0]))]
+        parsed = replace(parsed, problems=tuple(problems))
     reader_failed = any(p.severity == "error" for p in problems)
     if reader_failed and (parsed.value is None or not tolerant):  # the engine refuses the file as it reads it
         return NeighbourAnalysis(text, kind, parsed, tuple(problems))
-    pkg = rules_of(kind)
 
     def in_text_order(issues) -> list[Issue]:
         return sorted(issues, key=lambda i: issue_span(parsed, i))
 
-    structure = in_text_order(pkg.structure_issues(parsed.value))
+    if serde is not None:  # a serde kind: its reader's own verdicts, and the value as it holds it
+        problems, refused = engine_problems(problems, serde, pkg.SCHEMA_CODE)
+        structure = in_text_order(refused + serde.issues)
+        parsed = replace(parsed, value=serde.value, problems=tuple(problems))
+    else:
+        structure = in_text_order(pkg.structure_issues(parsed.value))
     if not tolerant and structure:
         return NeighbourAnalysis(text, kind, parsed, tuple(problems + structure))
     doc = pkg.read(parsed.value)

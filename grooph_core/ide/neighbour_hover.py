@@ -1,6 +1,7 @@
 """Hover in a neighbouring document (issue 15 point 5): on a key, the model field's description, type
 and allowed words (the graph hover's field text, on the workflow/board models; the episode record's
-schema); on a name (status, role, run spec, run state, task), what it is and where it is defined."""
+schema) and whether it may be null (workflow.md §0); on a name (status, role, run spec, run state,
+task), what it is and where it is defined."""
 
 from __future__ import annotations
 

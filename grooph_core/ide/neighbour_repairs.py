@@ -1,9 +1,11 @@
 """Quick fixes for the neighbouring documents (workflow, board, episode record): minimal text edits.
 
-Two repairs (issue 15 point 5):
+Three repairs (issue 15 point 5, issue 23):
 - a did-you-mean (the rule's message ends "did you mean X?"): the wrong name's own characters become X;
 - "Add status X" for E_WF_UNKNOWN_STATUS / E_WF_UNKNOWN_SOURCE_STATUS: `X: {}` as a new entry of
-  `statuses`, with the indentation its other entries use, after the last one.
+  `statuses`, with the indentation its other entries use, after the last one;
+- "Remove the field" for a null the engine refuses in a field with a default (workflow.md §0 "null":
+  left out, the field has its default): the member goes, its line in a block mapping, else it and one comma.
 Every edit is checked (graph.md §8.2 spirit): applied and re-analysed, the issue is gone and no new error
 appears; otherwise it is not offered. Everything else in the text stays byte-identical.
 """
@@ -128,7 +130,39 @@ def candidates(analysis: NeighbourAnalysis, issue: Issue) -> list[NeighbourFix]:
                 out.append(NeighbourFix(issue, f"Add status {name}", (add_status_edit(analysis, name),)))
             except Refused:
                 pass
+    if isinstance(issue.facts, ShapeProblem) and issue.facts.problem == "null":
+        try:
+            out.append(NeighbourFix(issue, "Remove the field", (remove_member_edit(analysis, issue.pointers[0]),), True))
+        except Refused:
+            pass
     return out
+
+
+_COMMA_AFTER = re.compile(r"[ \t]*,[ \t]*")
+_COMMA_BEFORE = re.compile(r",[ \t]*\Z")
+
+
+def remove_member_edit(analysis: NeighbourAnalysis, pointer: str) -> TextEdit:
+    """Delete the mapping member at `pointer` (key and value): its whole line when it stands alone on it
+    (a block mapping), else the member and one comma beside it (a flow mapping, JSON)."""
+    sm = analysis.parsed.source_map
+    ks, vs = sm.key_span(pointer), sm.value_span(pointer)
+    if ks is None or vs is None:
+        raise Refused("the field is not in the text")
+    text = analysis.text
+    line_start = text.rfind("\n", 0, ks[0]) + 1
+    line_end = text.find("\n", vs[1])
+    line_end = len(text) if line_end < 0 else line_end
+    rest = text[vs[1]:line_end]
+    if not text[line_start:ks[0]].strip() and (not rest.strip() or rest.strip().startswith("#")):
+        return TextEdit(line_start, min(line_end + 1, len(text)), "")
+    after = _COMMA_AFTER.match(text, vs[1])
+    if after is not None:
+        return TextEdit(ks[0], after.end(), "")
+    before = _COMMA_BEFORE.search(text, 0, ks[0])
+    if before is not None:
+        return TextEdit(before.start(), vs[1], "")
+    raise Refused("no comma beside the field to remove with it")
 
 
 def neighbour_fixes(analysis: NeighbourAnalysis, issues) -> list[NeighbourFix]:
@@ -136,5 +170,5 @@ def neighbour_fixes(analysis: NeighbourAnalysis, issues) -> list[NeighbourFix]:
     return [f for issue in issues for f in candidates(analysis, issue) if checked(analysis, issue, f.edits)]
 
 
-__all__ = ["NeighbourFix", "Refused", "suggestion_of", "rename_edit", "add_status_edit", "checked",
+__all__ = ["NeighbourFix", "Refused", "suggestion_of", "rename_edit", "add_status_edit", "remove_member_edit", "checked",
            "candidates", "neighbour_fixes", "ADD_STATUS_CODES"]

@@ -2,7 +2,8 @@
 
 Transcribed from the seed (`seeds/003_ca5f1ab61fbd5a82.txt`, `workflow/mod.rs`), which wins on every fact
 of the model; the field documentation is the seed's. No type refuses unknown keys (serde ignores them:
-W_UNKNOWN_KEY). Every field that may be left out is `Optional` (workflow.md §0: `null` is absence).
+W_UNKNOWN_KEY). A field that is an `Option` in the seed is `Optional` (workflow.md §0: `null` is absence);
+a field with a serde default has it and takes no null.
 `Lane` and `WorkspaceKind` have a catch-all (`#[serde(other)] Unknown`): any word reads, an unlisted one
 as `unknown`; `Verdict` has none.
 """
@@ -14,7 +15,7 @@ from typing import Annotated, Any, Literal, Optional
 import annotated_types
 from pydantic import ConfigDict, Field, Strict
 
-from grooph_core.model.markers import Defines, Keys, Lex, Ref, SerdeModel, Title
+from grooph_core.model.markers import Defines, Keys, Lex, Ref, SerdeModel, Title, UnitEnum
 
 LANES = {
     "triage": "Filed, not yet accepted onto the board.",
@@ -46,8 +47,8 @@ VERDICTS = {
 FINISHED_LANES = ("done", "archived")
 
 # Catch-all enums: any string reads (an unlisted word as `unknown`); the listed words are examples.
-Lane = Annotated[str, Lex("lane", examples=tuple(LANES))]
-WorkspaceKind = Annotated[str, Lex("workspace kind", examples=tuple(WORKSPACE_KINDS))]
+Lane = Annotated[str, Lex("lane", examples=tuple(LANES)), UnitEnum()]
+WorkspaceKind = Annotated[str, Lex("workspace kind", examples=tuple(WORKSPACE_KINDS)), UnitEnum()]
 Verdict = Literal[tuple(VERDICTS)]  # type: ignore[valid-type]
 Timestamp = Annotated[str, Lex("RFC 3339 timestamp")]
 TaskRef = Annotated[str, Ref("task")]
@@ -150,12 +151,12 @@ class Task(SerdeModel):
     subtask_of: Optional[TaskRef] = Field(
         None, description="The arc this card is a subtask of: worked by the arc's session, never started on its own.")
     lane: Lane = Field(description="Where it stands.")
-    priority: Optional[I64] = Field(0, description="Higher first.")
+    priority: I64 = Field(0, description="Higher first.")
     tenant: Optional[str] = Field(None, description="A namespace within the board.")
     idempotency_key: Optional[str] = Field(
         None, description="The key automation filed it under, so a retry finds it instead of duplicating it.")
     workspace: Workspace = Field(description="Where it is worked.")
-    skills: Optional[list[str]] = Field(default_factory=list, description="Skills pinned to it beyond the assignee's own.")
+    skills: list[str] = Field(default_factory=list, description="Skills pinned to it beyond the assignee's own.")
     model: Optional[str] = Field(None, description="Model override.")
     provider: Optional[str] = Field(None, description="Provider override.")
     created_by: Optional[str] = Field(None, description="Who filed it (a profile, or a human).")
@@ -163,10 +164,10 @@ class Task(SerdeModel):
     started_at: Optional[Timestamp] = Field(None, description="First claimed, RFC3339.")
     completed_at: Optional[Timestamp] = Field(None, description="Done, RFC3339.")
     result: Optional[str] = Field(None, description="The result recorded on completion, in the board's words.")
-    attempts: Optional[list[Attempt]] = Field(default_factory=list, description="Every run at it, oldest first.")
-    reviews: Optional[list[Review]] = Field(default_factory=list, description="Every review step, oldest first.")
-    comments: Optional[list[Comment]] = Field(default_factory=list, description="The thread, oldest first.")
-    residue: Optional[Annotated[dict[str, Any], Title("object")]] = Field(
+    attempts: list[Attempt] = Field(default_factory=list, description="Every run at it, oldest first.")
+    reviews: list[Review] = Field(default_factory=list, description="Every review step, oldest first.")
+    comments: list[Comment] = Field(default_factory=list, description="The thread, oldest first.")
+    residue: Annotated[dict[str, Any], Title("object")] = Field(
         default_factory=dict, description="Source fields the record does not model, verbatim.")
 
 
@@ -179,4 +180,4 @@ class Board(SerdeModel):
     root: Annotated[str, Lex("path")] = Field(description="The board's directory.")
     tasks: Annotated[dict[str, Task], Title("map of task id to Task"), Keys(role="task id")] = Field(
         description="The tasks, by id.")
-    dependencies: Optional[list[Dependency]] = Field(default_factory=list, description="The dependency edges.")
+    dependencies: list[Dependency] = Field(default_factory=list, description="The dependency edges.")

@@ -21,7 +21,7 @@ from pydantic_core import PydanticUndefined
 
 from grooph_core.model.graph import Graph
 from grooph_core.model.map import OperationMap
-from grooph_core.model.markers import Complaint, Defines, Keys, Lex, Ref, ScalarText, Title
+from grooph_core.model.markers import Complaint, Defines, Keys, Lex, Ref, ScalarText, Title, UnitEnum
 from grooph_core.source.text import JS_WHITESPACE
 
 MISSING: Any = PydanticUndefined
@@ -44,6 +44,7 @@ class StrType:
     examples: tuple[str, ...] = ()
     any_scalar: bool = False  # a YAML string field that takes any non-null scalar as its text
     complaint: str = ""  # the reader's words when the value is not a string (workflow.md §2 Names)
+    unit_enum: bool = False  # a catch-all unit enum of the seed (markers.UnitEnum)
 
 
 @dataclass(frozen=True, eq=False)
@@ -133,7 +134,8 @@ class FieldDesc:
     required: bool
     description: str
     default: Any = MISSING
-    nullable: bool = False  # `null` is the same as leaving the field out (workflow.md §0)
+    nullable: bool = False  # an `Option`: `null` is the same as leaving the field out (workflow.md §0)
+    flattened: bool = False  # a field of a `#[serde(flatten)]` part (workflow.md §2 "Flattened items")
 
 
 @dataclass(frozen=True, eq=False)
@@ -260,6 +262,7 @@ def describe(tp, meta: list | None = None) -> TypeDesc:
             examples=lex.examples if lex else (),
             any_scalar=_first(meta, ScalarText) is not None,
             complaint=complaint.text if complaint else "",
+            unit_enum=_first(meta, UnitEnum) is not None,
         )
     if tp is bool:
         return BoolType()
@@ -329,8 +332,11 @@ def describe_model(cls: type[BaseModel]) -> ObjectType:
     if cls in _OBJECT_CACHE:
         return _OBJECT_CACHE[cls]
     fields: list[FieldDesc] = []
+    extra = cls.model_config.get("json_schema_extra")
+    flat = extra.get("serde_flatten") if isinstance(extra, dict) else None
+    flat_fields = next((c.model_fields for c in cls.__mro__ if getattr(c, "__name__", "") == flat), {})
     for attr, info in cls.model_fields.items():
-        fields.append(_describe_field(attr, info))
+        fields.append(_describe_field(attr, info, attr in flat_fields))
     doc = (cls.__doc__ or "").strip().splitlines()
     obj = ObjectType(
         title=cls.model_config.get("title") or cls.__name__,
@@ -346,7 +352,7 @@ def describe_model(cls: type[BaseModel]) -> ObjectType:
     return obj
 
 
-def _describe_field(attr: str, info: FieldInfo) -> FieldDesc:
+def _describe_field(attr: str, info: FieldInfo, flattened: bool = False) -> FieldDesc:
     name = info.alias or attr
     annotation, nullable = info.annotation, False
     if not info.is_required() and typing.get_origin(annotation) in (Union, types.UnionType):
@@ -361,7 +367,7 @@ def _describe_field(attr: str, info: FieldInfo) -> FieldDesc:
     default = info.default if info.default is not None else MISSING
     if default is MISSING and info.default_factory is not None:
         default = info.default_factory()
-    return FieldDesc(name, t, info.is_required(), info.description, default, nullable)
+    return FieldDesc(name, t, info.is_required(), info.description, default, nullable, flattened)
 
 
 def _roots() -> dict[str, ObjectType]:

@@ -151,3 +151,9 @@ class Complaint:
     ("an expression is a string or a literal")."""
 
     text: str
+
+
+@dataclass(frozen=True)
+class UnitEnum:
+    """A string that the seed reads as a unit enum with a catch-all (`#[serde(other)]`: Lane, WorkspaceKind):
+    serde_json also takes it written as a one-key object with a null value (`{"ready": null}`, workflow.md §0)."""

@@ -140,6 +140,9 @@ class _Gen:
                 props[f.name] = {"const": const[1]}
             elif isinstance(f.type, UnionType):
                 props[f.name] = self.ref(f.type)
+            elif f.flattened and isinstance(f.type, StrType) and f.type.any_scalar:
+                # a flattened part is read from resolved values: a string must be one (workflow.md §2)
+                props[f.name] = {**self.inline(f.type), "type": "string"}
             else:
                 props[f.name] = self.inline(f.type)
             if f.nullable and not _takes_null(props[f.name]):

@@ -13,8 +13,11 @@ Codes (registry in `issues.py`), each carrying its span as `Issue.span`:
 |---|---|---|
 | `E_SYNTAX` | the parser's complaint | the parser's mark (one character where it names a wrong one, else empty) |
 | `E_SYNTAX` | a second document (`---`) | the start of the second document |
-| `E_SYNTAX` | a key repeated in one mapping (the first copy is kept) | the later copy's key, related: the first |
-| `E_SYNTAX` | a list or a mapping used as a key; an alias inside its own anchor | the key; the anchored node |
+| `W_DUPLICATE_KEY` | a key repeated in one mapping (the last copy is kept; a struct's copies are the engine's error, rules/serde_shape) | each copy's key, related: the first (or the kept) |
+| `E_SYNTAX` | an alias inside its own anchor | the anchored node |
+
+A list or a mapping used as a key is left out of the value and kept in `YNode.complex`: serde refuses it
+where it reads the mapping (rules/serde_shape), and not inside a value it skips.
 | `E_DOC_LIMIT` | too long, nested too deep, or aliases expanding past `max_values` values | empty span at 0, or the mark |
 
 `YamlSourceMap` answers the same questions as `source_map.SourceMap` (`value_span`, `key_span`, `span`,
@@ -26,7 +29,6 @@ from __future__ import annotations
 
 import re
 from array import array
-from itertools import islice
 import sys
 import warnings
 from bisect import bisect_right
@@ -42,6 +44,7 @@ from grooph_core.issues import Facts, Issue, make
 from grooph_core.source import yaml_libyaml
 from grooph_core.source.json_reader import MAX_CHARS, MAX_DEPTH, ParsedText, collector_paused
 from grooph_core.source.source_map import SourceMap
+from grooph_core.source.serde_scalars import YAML_TAG, resolve_plain, resolve_tagged
 from grooph_core.source.text import pointer_escape, pointer_split
 
 # Aliases can make a small text stand for a huge value (a "billion laughs"); past this many values the
@@ -76,17 +79,18 @@ def _fault_marks(issue: Issue) -> tuple[int | None, ...]:
         return (marks[1], marks[1])
     return marks
 
-
-# The YAML 1.2 core schema (spec 1.2.2 §10.3.2), as serde_yaml resolves plain scalars whatever a `%YAML`
-# directive says.
-_CORE = (
-    ("null", re.compile(r"(~|null|Null|NULL|)\Z")),
-    ("bool", re.compile(r"(true|True|TRUE|false|False|FALSE)\Z")),
-    ("int", re.compile(r"([-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)\Z")),
-    ("float", re.compile(r"([-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN))\Z")),
-)
 _INDEX = re.compile(r"(?:0|[1-9][0-9]*)\Z")
-_TAG = "tag:yaml.org,2002:"
+_TAG = YAML_TAG
+
+
+@dataclass(frozen=True)
+class Scalar:
+    """A scalar as written, for the engine's reading of it (serde_scalars): its `text` (a quoted one
+    unquoted), whether it is `plain`, and its `tag` (resolved for an untagged one; `!x` as written)."""
+
+    text: str
+    plain: bool
+    tag: str
 
 
 class Spans:
@@ -129,28 +133,29 @@ class Spans:
 
 
 class YNode:
-    """One mapping or sequence of the text: its span and its members (key spans, value spans, child
-    collections) in text order; `index` maps a mapping's keys, in text order, to their members."""
+    """One mapping or sequence of the text: its span and its members (keys, key spans, value spans,
+    child collections, `scalars`: each scalar member as written, None for a collection) in text order;
+    `index` maps a key to its last copy (the one a map keeps, workflow.md §0). The spans are flat
+    arrays (`Spans`, issue 24)."""
 
-    __slots__ = ("is_obj", "start", "end", "kspans", "vspans", "kids", "index")
+    __slots__ = ("is_obj", "start", "end", "names", "kspans", "vspans", "kids", "index", "scalars", "lost", "complex")
 
     def __init__(self, is_obj: bool, start: int, end: int):
         self.is_obj = is_obj
         self.start = start
         self.end = end
+        self.names: list[str] = []
         self.kspans = Spans()
         self.vspans = Spans()
         self.kids: list[YNode | None] = []
         self.index: dict[str, int] = {}
-
-    @property
-    def names(self) -> list[str]:
-        """A mapping's keys in text order."""
-        return list(self.index)
+        self.scalars: list[Scalar | None] = []
+        self.lost: list[tuple] = []  # earlier copies of a duplicated key: (name, value, node, scalar)
+        self.complex: list[tuple[Span, str]] = []  # keys that are a list or a mapping: (span, "sequence" | "map")
 
     def key(self, i: int) -> str:
-        """The key of a mapping's member `i` (asked along one path per request, so not kept twice)."""
-        return next(islice(self.index, i, None))
+        """The key of a mapping's member `i` (a duplicated key has a member per copy)."""
+        return self.names[i]
 
 
 class YamlSourceMap:
@@ -187,6 +192,14 @@ class YamlSourceMap:
         if node is None or not node.is_obj or not node.kspans:
             return None
         return node.kspans[0]
+
+    def scalar(self, pointer: str) -> Scalar | None:
+        """How the scalar at a pointer was written (its text, style and tag), or None for a collection
+        or a pointer the text does not have."""
+        hit = self._find(pointer)
+        if hit is None or hit[0] is None:
+            return None
+        return hit[0].scalars[hit[1]]
 
     def node(self, pointer: str) -> YNode | None:
         """The node at a pointer (its key and value spans, its members), or None where the text has none."""
@@ -539,7 +552,8 @@ def _complaint_without(text: str, cuts: tuple[Span, ...], max_depth: int) -> Iss
 
 
 def core_tag(value: str) -> str:
-    return next((name for name, rx in _CORE if rx.match(value)), "str")
+    """The core-schema tag name of an untagged plain scalar, as serde_yaml 0.9 resolves it (serde_scalars)."""
+    return resolve_plain(value)[0]
 
 
 def _second_document(text: str, at: int) -> Issue:
@@ -660,6 +674,7 @@ class _Builder:
         self.max_values = max_values
         self.problems: list[Issue] = []
         self.too_many = False
+        self.copies: dict[int, dict[str, list[Span]]] = {}  # id(YNode) -> key -> its copies' key spans
 
     def scalar_span(self, node: ScalarNode) -> Span:
         s, e = node.start_mark.index, node.end_mark.index
@@ -681,10 +696,11 @@ class _Builder:
                     s = node.start_mark.index
                     self.problems.append(make("E_SYNTAX", "an alias refers to the node that contains it (a "
                                               "recursive anchor)", span=(s, _line_end(self.text, s))))
-                    done[key] = (None, None, (s, s), 1)
+                    done[key] = (None, None, (s, s), 1, None)
                     continue
                 if node.id == "scalar":
-                    done[key] = (_scalar_value(node), None, self.scalar_span(node), 1)
+                    written = Scalar(node.value, node.style is None, str(node.tag))
+                    done[key] = (_scalar_value(node), None, self.scalar_span(node), 1, written)
                     continue
                 on_path.add(key)
                 stack.append((node, True))
@@ -701,8 +717,28 @@ class _Builder:
             if done[key][3] > self.max_values:
                 self.too_many = True
                 return None, None, None
-        value, ynode, span, _ = done[id(root)]
+        value, ynode, span, _, _ = done[id(root)]
+        if self.copies and ynode is not None:
+            self.problems += self.duplicate_keys(ynode)
         return value, ynode, span
+
+    def duplicate_keys(self, root: YNode) -> list[Issue]:
+        """W_DUPLICATE_KEY at every copy of a key written twice in one mapping (workflow.md §0), the later
+        one kept; the pipeline turns those of a struct into its `_SCHEMA` "duplicate field" error."""
+        out: list[Issue] = []
+        seen: set[int] = set()
+        stack: list[tuple[YNode, str]] = [(root, "")]
+        while stack:
+            node, pointer = stack.pop()
+            if id(node) in seen:  # an aliased mapping: its copies are said once
+                continue
+            seen.add(id(node))
+            for name, spans in self.copies.get(id(node), {}).items():
+                out += _duplicate_key_issues(self.text, name, spans, pointer + "/" + pointer_escape(name))
+            for i, kid in enumerate(node.kids):
+                if kid is not None:
+                    stack.append((kid, pointer + "/" + (pointer_escape(node.names[i]) if node.is_obj else str(i))))
+        return out
 
     def close(self, node, done) -> tuple:
         flow = bool(node.flow_style)
@@ -713,71 +749,72 @@ class _Builder:
         last_end = start
         if is_obj:
             value: object = {}
+            copies: dict[str, list[Span]] = {}
             for knode, vnode in node.value:
                 ks = done[id(knode)][2] if id(knode) in done else self.scalar_span(knode)
-                v, kid, vs, n = done[id(vnode)]
+                v, kid, vs, n, written = done[id(vnode)]
                 last_end = max(last_end, ks[1], vs[1])
                 if knode.id != "scalar":
-                    self.problems.append(make("E_SYNTAX", "a key must be a plain value, not a list or a mapping",
-                                              span=ks))
+                    y.complex.append((ks, "map" if knode.id == "mapping" else "sequence"))
                     continue
                 name = knode.value
-                if name in y.index:
-                    first = y.kspans[y.index[name]]
-                    self.problems.append(make(
-                        "E_SYNTAX", f'the key "{name}" appears twice in this mapping; the engine refuses the file',
-                        span=ks, related_spans=((first[0], first[1], "the first copy"),)))
-                    continue
-                y.index[name] = len(y.index)
+                if name in y.index:  # the later copy wins (a map); a struct refuses it (rules/serde_shape)
+                    copies.setdefault(name, [y.kspans[y.index[name]]]).append(ks)
+                    j = y.index[name]
+                    y.lost.append((name, value.pop(name), y.kids[j], y.scalars[j]))  # type: ignore[attr-defined]
+                y.index[name] = len(y.names)
+                y.names.append(name)
                 y.kspans.append(ks)
                 y.vspans.append(vs)
                 y.kids.append(kid)
+                y.scalars.append(written)
                 value[name] = v  # type: ignore[index]
                 size += n
+            if copies:
+                self.copies[id(y)] = copies
         else:
             value = []
             for vnode in node.value:
-                v, kid, vs, n = done[id(vnode)]
+                v, kid, vs, n, written = done[id(vnode)]
                 last_end = max(last_end, vs[1])
                 y.vspans.append(vs)
                 y.kids.append(kid)
+                y.scalars.append(written)
                 value.append(v)  # type: ignore[union-attr]
                 size += n
         end = node.end_mark.index if flow and node.end_mark is not None else last_end
         y.end = end
-        return value, y, (start, end), size
+        return value, y, (start, end), size, None
+
+
+def _line_col(text: str, i: int) -> str:
+    line = text.count("\n", 0, i) + 1
+    return f"line {line}, column {i - (text.rfind(chr(10), 0, i) + 1) + 1}"
+
+
+def _duplicate_key_issues(text: str, name: str, spans: list[Span], pointer: str) -> list[Issue]:
+    """One W_DUPLICATE_KEY per copy, as the JSON reader says them: the last copy is the one kept."""
+    kept = spans[-1]
+    out = []
+    for ks in spans:
+        if ks is kept:
+            first = spans[0]
+            message = f'duplicate key "{name}": this value replaces the one at {_line_col(text, first[0])}'
+            related = ((first[0], first[1], "the first copy"),)
+        else:
+            message = f'duplicate key "{name}": this value is lost, the copy at {_line_col(text, kept[0])} replaces it'
+            related = ((kept[0], kept[1], "the copy kept"),)
+        out.append(make("W_DUPLICATE_KEY", message, pointers=(pointer,), on_key=True,
+                        related=tuple((pointer, note) for _, _, note in related), span=ks, related_spans=related))
+    return out
 
 
 def _scalar_value(node: ScalarNode) -> object:
-    """A scalar's value by its resolved YAML 1.2 tag (null, bool, int, float; anything else a string)."""
+    """A scalar's value as the engine resolves it where it reads a JSON value (serde_scalars): by its core
+    tag (an untagged plain one resolved); the text for a string, a custom tag, or a text its core tag
+    does not read (the structural check refuses those where a value is read)."""
     tag = str(node.tag)
-    raw = node.value
-    if not isinstance(tag, str) or not tag.startswith(_TAG):
-        return raw
-    kind = tag[len(_TAG):]
-    if kind == "null":
-        return None
-    if kind == "bool":
-        return raw.lower() == "true"
-    if kind == "int":
-        try:
-            if raw.startswith("0x"):
-                return int(raw[2:], 16)
-            if raw.startswith("0o"):
-                return int(raw[2:], 8)
-            return int(raw)
-        except ValueError:
-            return raw
-    if kind == "float":
-        low = raw.lower()
-        if low in (".nan", "+.nan", "-.nan"):
-            return float("nan")
-        if low in (".inf", "+.inf"):
-            return float("inf")
-        if low == "-.inf":
-            return float("-inf")
-        try:
-            return float(low)
-        except ValueError:
-            return raw
-    return raw
+    if not tag.startswith(_TAG):
+        return node.value
+    found = resolve_tagged(tag, node.value)
+    return node.value if found is None else found[1]

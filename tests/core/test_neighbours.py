@@ -113,13 +113,15 @@ def test_anchors_resolved_and_merge_key_is_unknown():
                                                  ("W_WF_UNREACHABLE_STATUS", "/statuses/parked", "parked")]
 
 
-def test_duplicated_key_is_a_syntax_error_at_the_later_copy():
+def test_duplicated_key_is_a_warning_at_each_copy_and_the_later_copy_wins():
+    """workflow.md §0 "Duplicated keys": the reader keeps the last copy (a map's reading); a struct's
+    "duplicate field" error is the pipeline's (test_engine_reader.py)."""
     text = "a: 1\nb: 2\na: 3\n"
     p = parse_yaml(text)
-    (issue,) = p.problems
-    assert issue.code == "E_SYNTAX" and issue.span == (10, 11)
-    assert issue.related_spans[0][:2] == (0, 1)
-    assert p.value == {"a": 1, "b": 2}
+    first, later = p.problems
+    assert (first.code, later.code) == ("W_DUPLICATE_KEY", "W_DUPLICATE_KEY") and p.ok
+    assert first.span == (0, 1) and later.span == (10, 11) and later.related_spans[0][:2] == (0, 1)
+    assert p.value == {"b": 2, "a": 3}
 
 
 def test_several_documents_are_an_error_at_the_second():
@@ -233,6 +235,12 @@ def _documents(kind):
                 yield path, parsed.value
 
 
+# Fixtures whose verdict only the text can give (workflow.md §0 "The engine's reader decides": `-0` and
+# `1e400` are read from their digits, a number-like target as its text); a resolved value cannot say it, so
+# the value-level schema and model are not asked. tests/core/test_engine_reader.py checks them on the text.
+TEXT_LEVEL = ("number-like.", "not-integers.")
+
+
 @pytest.mark.parametrize("kind", [WORKFLOW, BOARD], ids=lambda k: k.name)
 def test_checker_schema_and_pydantic_agree_on_every_fixture(kind):
     """The structural check, the published JSON Schema and the pydantic model accept the same fixtures."""
@@ -240,6 +248,8 @@ def test_checker_schema_and_pydantic_agree_on_every_fixture(kind):
     model = Workflow if kind.name == "workflow" else Board
     checked = 0
     for path, value in _documents(kind):
+        if path.name.startswith(TEXT_LEVEL):
+            continue
         ok = not rules_of(kind).structure_issues(value)
         try:
             model.model_validate(value)

@@ -41,3 +41,27 @@ async def test_misspelt_status_change_and_add(client, tmp_path):
     assert "\n  reveiw: {}\n" in added
     # every other byte is the original's
     assert added.replace("  reveiw: {}\n", "", 1) == BAD
+
+
+async def test_a_null_in_a_defaulted_list_is_removed_and_a_number_like_target_stands(client, tmp_path):
+    """issue 23: the engine refuses `null` for a field with a default ("Remove the field" fixes it), and a
+    target `0x10` naming a status `0x10` is read as that text: no diagnostic, nothing to fix."""
+    text = GOOD.replace("dispatch:\n", "  0x10: {stored_as: done}\nlosses: null\ndispatch:\n").replace(
+        "target: blocked", "target: 0x10")
+    uri = (tmp_path / "nulls.workflow.yaml").as_uri()
+    open_text(client, uri, text, language_id="yaml")
+    diags = await diagnostics_for(client, uri)
+    assert sorted(d.code for d in diags) == ["E_WF_SCHEMA", "W_WF_UNREACHABLE_STATUS"]  # blocked: nothing goes there
+    (diag,) = [d for d in diags if d.code == "E_WF_SCHEMA"]
+    assert text.splitlines()[diag.range.start.line] == "losses: null"
+    actions = await client.text_document_code_action_async(lsp.CodeActionParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri), range=diag.range,
+        context=lsp.CodeActionContext(diagnostics=[diag])))
+    (remove,) = [a for a in actions if a.title == "Remove the field"]
+    (doc_edit,) = remove.edit.document_changes
+    fixed = _apply(text, doc_edit.edits)
+    assert fixed == text.replace("losses: null\n", "")
+    client.diagnostics.pop(uri, None)
+    change_text(client, uri, 2, fixed)
+    await wait_for(lambda: uri in client.diagnostics)
+    assert [d.code for d in client.diagnostics[uri]] == ["W_WF_UNREACHABLE_STATUS"]  # no E_WF_UNKNOWN_STATUS 0x10

@@ -48,10 +48,15 @@ class NeighbourFace(DocumentKind):
         return rules_of(self.format_kind)
 
     def key_hover(self, analysis, pointer: str) -> str | None:
-        """What a key means: the model field's description, type and allowed words."""
+        """What a key means: the model field's description, type and allowed words, and whether it may
+        be null as the engine reads it (workflow.md §0 "null")."""
         from grooph_core.ide.hover import field_hover
+        from grooph_core.model.compiled import root_type
+        from grooph_core.rules.serde_shape import field_at, null_reading
 
-        return field_hover(analysis, pointer)
+        text = field_hover(analysis, pointer)
+        f = field_at(root_type(analysis.kind), pointer) if text else None
+        return text if f is None else text + "\n\n" + null_reading(f, analysis.neighbour.syntax == "yaml")
 
     def hover(self, analysis, offset):
         from grooph_core.ide.neighbour_hover import neighbour_hover_at

@@ -17,8 +17,14 @@ SCHEMA_CODE = "E_BOARD_SCHEMA"
 
 
 def structure_issues(value: object) -> list[Issue]:
-    """E_BOARD_SCHEMA: what serde refuses when reading the JSON into the model (§2)."""
+    """E_BOARD_SCHEMA: what serde refuses when reading the JSON value into the model (§1–2)."""
     return serde_shape.shape_issues(value, root_type("board"), SCHEMA_CODE)
+
+
+def reading(parsed) -> serde_shape.SerdeReading:
+    """The engine's reading of the text (workflow.md §0 "The engine's reader decides"): E_BOARD_SCHEMA issues and
+    the value as the engine holds it, which the rules read."""
+    return serde_shape.serde_read(parsed.value, root_type("board"), SCHEMA_CODE, parsed)
 
 
 def unknown_keys(doc: BoardDoc) -> list[Issue]:
@@ -46,4 +52,4 @@ RULES: tuple[Rule, ...] = (
     Rule(unknown_keys, ("W_UNKNOWN_KEY",)),
 )
 
-__all__ = ["RULES", "WHOLE_SHAPE_CODES", "SCHEMA_CODE", "BoardDoc", "read", "structure_issues"]
+__all__ = ["RULES", "WHOLE_SHAPE_CODES", "SCHEMA_CODE", "reading", "BoardDoc", "read", "structure_issues"]

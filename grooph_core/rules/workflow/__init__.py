@@ -18,8 +18,14 @@ SCHEMA_CODE = "E_WF_SCHEMA"
 
 
 def structure_issues(value: object) -> list[Issue]:
-    """E_WF_SCHEMA: what serde refuses when reading the YAML into the model (§2)."""
+    """E_WF_SCHEMA: what serde refuses when reading the YAML value into the model (§0, §2)."""
     return serde_shape.shape_issues(value, root_type("workflow"), SCHEMA_CODE)
+
+
+def reading(parsed) -> serde_shape.SerdeReading:
+    """The engine's reading of the text (workflow.md §0 "The engine's reader decides"): E_WF_SCHEMA issues and
+    the value as the engine holds it, which the rules read."""
+    return serde_shape.serde_read(parsed.value, root_type("workflow"), SCHEMA_CODE, parsed)
 
 
 read = read_workflow
@@ -40,4 +46,4 @@ RULES: tuple[Rule, ...] = (
     Rule(warnings.stored_as_unknown, ("W_WF_STORED_AS_UNKNOWN",)),
 )
 
-__all__ = ["RULES", "WHOLE_SHAPE_CODES", "SCHEMA_CODE", "WorkflowDoc", "read", "structure_issues"]
+__all__ = ["RULES", "WHOLE_SHAPE_CODES", "SCHEMA_CODE", "reading", "WorkflowDoc", "read", "structure_issues"]

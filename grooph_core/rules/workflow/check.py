@@ -119,7 +119,7 @@ def run_initial(doc: WorkflowDoc) -> Iterator[Issue]:
     if name is None or name in doc.run_states:
         return
     if raw is None:
-        yield make("E_WF_NO_INITIAL_RUN_STATE", 'no initial run state "" (run.initial is not given)',
+        yield make("E_WF_NO_INITIAL_RUN_STATE", "no initial run state ; run.initial is not given (it is the empty name)",
                    ("/run/initial",), ("/run",), on_key=True, facts=WfNoInitialRunState(""))
     else:
         yield make("E_WF_NO_INITIAL_RUN_STATE",
@@ -181,8 +181,8 @@ def statuses(doc: WorkflowDoc) -> Iterator[Issue]:
         if spec is not None and spec not in (doc.run_roles or {}):
             p = base + "/run_role"
             if doc.run is None and doc.value.get("run") is None:
-                yield make("E_WF_UNKNOWN_RUN_SPEC", f"{name}: no run specification {spec} (the workflow has no run "
-                           "machine)", (p,), (p,), facts=WfUnknownRunSpec(spec))
+                yield make("E_WF_UNKNOWN_RUN_SPEC", f"{name}: no run specification {spec}; the workflow has no run "
+                           "machine", (p,), (p,), facts=WfUnknownRunSpec(spec))
             elif doc.run_roles is not None:
                 yield make("E_WF_UNKNOWN_RUN_SPEC",
                            f"{name}: no run specification {spec}{suggestion(spec, doc.run_roles)}", (p,), (p,), facts=WfUnknownRunSpec(spec))

@@ -14,14 +14,9 @@ from grooph_core.source.text import pointer_join
 
 
 def as_text(v: object) -> str | None:
-    """A scalar as the text serde_yaml reads into a string field; None for a list, a mapping or null."""
-    if type(v) is str:
-        return v
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, (int, float)):
-        return str(v)
-    return None
+    """A string field's value as the engine holds it (the reading made every scalar there its text,
+    rules/serde_shape); None for what is not a string (a list, a mapping, null)."""
+    return v if type(v) is str else None
 
 
 def _mapping(v: object) -> dict | None:
