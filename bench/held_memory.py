@@ -35,7 +35,7 @@ def held(text: str, name: str) -> dict:
     try:
         own, text_bytes = _grown(lambda: "".join([text[:1], text[1:]]))  # the copy the JSON-RPC message made
         doc, doc_bytes = _grown(lambda: OpenDocument(uri, own, 1, ""))
-        snap = Snapshot(uri, 1, own, name, "", (1, len(own), settings.complete, settings.max_chars, 0))
+        snap = Snapshot(uri, 1, own, name, (1, len(own), settings.complete, settings.max_chars, 0))
         (analysis, diagnostics), result_bytes = _grown(lambda: server._compute(snap))
         _, lines_bytes = _grown(lambda: doc.use_lines(analysis.line_index))  # type: ignore[union-attr]
     finally:
