@@ -123,13 +123,14 @@ class DocumentStore:
 
 
 def analyse_text(uri: str, name: str, text: str, *, export: bool, max_chars: int,
-                 resolver=None) -> DocumentAnalysis:
+                 resolver=None, previous: DocumentAnalysis | None = None) -> DocumentAnalysis:
     """The analysis of one version's text (a function of its arguments and the files a map names: safe
     in a worker thread). `resolver` looks up a map's graphs; by default, beside the map on disk. A
-    document is read by the kind its name says (`ide.kinds.analyse`)."""
+    document is read by the kind its name says (`ide.kinds.analyse`); `previous`, an earlier version's
+    analysis with the same settings, is reused where the kind can (the issues are the same either way)."""
     if resolver is None:
         resolver = _resolver_for(uri)
-    return analyse(text, name=name, export=export, resolver=resolver, max_chars=max_chars)
+    return analyse(text, name=name, export=export, resolver=resolver, max_chars=max_chars, previous=previous)
 
 
 def _resolver_for(uri: str):

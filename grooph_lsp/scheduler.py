@@ -26,7 +26,7 @@ import logging
 import sys
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
 from grooph_core.ide.analysis import Analysis
@@ -61,13 +61,16 @@ def one_malloc_arena() -> None:
 
 @dataclass(frozen=True)
 class Snapshot:
-    """One version of a document, as it was when its analysis was asked for (never changes)."""
+    """One version of a document, as it was when its analysis was asked for (never changes), and the
+    newest analysis of the document with the same settings when it was asked for (`previous`: the
+    analysis may reuse what the edits since left alone; issue 24)."""
 
     uri: str
     version: int
     text: str
     name: str
     key: tuple
+    previous: Analysis | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -110,6 +113,7 @@ class Scheduler:
         one_malloc_arena()
         self._docs: dict[str, "OpenDocument"] = {}
         self._results: dict[str, Result] = {}
+        self._newest: dict[str, Result] = {}  # the newest result of each document, current or not: its base
         self._jobs: dict[str, _Job] = {}
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._dirty_since: dict[str, float] = {}
@@ -119,7 +123,10 @@ class Scheduler:
     # --- what the server asks --------------------------------------------------------------------
 
     def snapshot(self, doc: "OpenDocument") -> Snapshot:
-        return Snapshot(doc.uri, doc.version, doc.text, doc.name, self._key(doc))
+        key = self._key(doc)
+        newest = self._newest.get(doc.uri)
+        previous = newest.analysis if newest is not None and newest.snapshot.key[2:] == key[2:] else None
+        return Snapshot(doc.uri, doc.version, doc.text, doc.name, key, previous)
 
     def cost_ms(self, doc: "OpenDocument") -> float:
         """This document's analysis time: measured (moving average), else guessed from its length."""
@@ -202,7 +209,7 @@ class Scheduler:
         job = self._jobs.pop(uri, None)
         if job is not None and not job.waiters:
             job.work.cancel()  # a request waiting for it gets its answer (about the closed text), not a cancel
-        for d in (self._docs, self._results, self._dirty_since, self._cost_ms, self._newest_shown):
+        for d in (self._docs, self._results, self._newest, self._dirty_since, self._cost_ms, self._newest_shown):
             d.pop(uri, None)
 
     def shown(self, uri: str, version: int) -> None:
@@ -247,6 +254,9 @@ class Scheduler:
         is_current = result.snapshot.key == self._key(doc) and result.snapshot.text is doc.text
         log.debug("analysis of %s v%s took %.0f ms (%s)", uri, result.snapshot.version, result.ms,
                   "current" if is_current else f"document at v{doc.version}")
+        newest = self._newest.get(uri)
+        if newest is None or result.snapshot.version >= newest.snapshot.version:
+            self._newest[uri] = result  # the one analysis held besides a current one: the next one's base
         if is_current:
             self._results[uri] = result
             self._disarm(uri)

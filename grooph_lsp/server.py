@@ -108,7 +108,7 @@ class GroophServer(LanguageServer):
         _, _, export, max_chars, _ = snap.key
         with collector_paused():  # the analysis and its diagnostics are acyclic (source.collector_paused)
             a = analyse_text(snap.uri, snap.name, snap.text, export=export, max_chars=max_chars,
-                             resolver=self.store.resolver_for(snap.uri))
+                             resolver=self.store.resolver_for(snap.uri), previous=snap.previous)
             enc = self.encoding
             return a, [to_lsp_diagnostic(a, issue, snap.uri, enc, n) for n, issue in enumerate(a.issues)]
 

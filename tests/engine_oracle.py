@@ -37,6 +37,10 @@ def _build() -> tuple[Path | None, str]:
     rustup_bin = Path.home() / ".cargo" / "bin"  # where rustup puts cargo, when PATH does not say it
     if shutil.which("cargo") is None and (rustup_bin / "cargo").is_file():
         env["PATH"] = f"{rustup_bin}{os.pathsep}{env.get('PATH', '')}"
+    # cargo keeps its caches (.global-cache, the registry) in $CARGO_HOME, ~/.cargo by default: the build
+    # needs none of them (its crates are vendored or Debian's), so they go to a folder of the build's own
+    env.setdefault("CARGO_HOME", os.path.join(env.get("ORACLE_WORK") or os.path.join(tempfile.gettempdir(),
+                                                                                      "engine-oracle"), "cargo-home"))
     for tool in ("cargo", "rustc", "bash"):
         if shutil.which(tool, path=env.get("PATH")) is None:
             return None, f"{tool} is not installed: the engine oracle cannot be built"

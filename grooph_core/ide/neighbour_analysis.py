@@ -35,6 +35,18 @@ from grooph_core.source.load import MAX_DEPTH as CLI_MAX_DEPTH
 from grooph_core.source.load import MAX_FILE_BYTES, Loaded
 from grooph_core.source.text import pointer_escape, value_at
 from grooph_core.source.yaml_reader import YamlSyntax, parse_yaml
+from grooph_core.source.yaml_splice import spliced
+
+
+@dataclass(frozen=True)
+class Carried:
+    """What the analysis of the next version may reuse (the editor's, issue 24): the reader's own
+    reading (`yaml_splice` re-reads only the entry an edit lies in), the engine's reading (its
+    top-level map entries), and the document the rules read (their per-status findings)."""
+
+    reading: ParsedText
+    serde: object = None
+    doc: object = None
 
 
 @dataclass(frozen=True)
@@ -46,6 +58,7 @@ class NeighbourAnalysis(DocumentAnalysis):
     parsed: ParsedText
     issues: tuple[Issue, ...]
     _lines: list = field(default_factory=list, compare=False, repr=False)
+    carried: Carried | None = field(default=None, compare=False, repr=False)
 
     @property
     def kind(self) -> str:
@@ -61,14 +74,35 @@ def rules_of(kind: NeighbourKind):
 
 
 def read_text(text: str, kind: NeighbourKind, *, max_chars: int = MAX_CHARS, max_depth: int = MAX_DEPTH,
-              recover: bool = False) -> ParsedText:
+              recover: bool = False, earlier: ParsedText | None = None) -> ParsedText:
     """The kind's reader on the text (`recover`: read what it can of broken YAML, as the editor does).
     Its issues carry the pointer they are about in `at` (workflow.md §0 "The report"); of a JSON key
     written several times only the later copies are reported (§0)."""
-    if kind.syntax == "yaml":
-        parsed = parse_yaml(text, max_chars=max_chars, max_depth=max_depth, recover=recover)
-    else:
-        parsed = parse(text, max_chars=max_chars, max_depth=max_depth)
+    return engine_read(reader_reading(text, kind, max_chars=max_chars, max_depth=max_depth, recover=recover,
+                                      earlier=earlier), kind)
+
+
+def reader_reading(text: str, kind: NeighbourKind, *, max_chars: int = MAX_CHARS, max_depth: int = MAX_DEPTH,
+                   recover: bool = False, earlier: ParsedText | None = None) -> ParsedText:
+    """The kind's reader alone. With `earlier` (the reader's reading of an earlier version of this
+    text), a YAML text is read by re-reading only the entry the edit lies in where that is the whole
+    reading (`yaml_splice.spliced`), else in full."""
+    if kind.syntax != "yaml":
+        return parse(text, max_chars=max_chars, max_depth=max_depth)
+    if earlier is not None and len(text) <= max_chars:
+        if earlier.text == text:  # an edit undone (the reading is immutable: the same one serves)
+            return earlier
+        # the entry is read alone, one level up from where it stands (under a top-level key)
+        found = spliced(earlier, text, lambda piece: parse_yaml(piece, max_chars=max_chars, max_depth=max_depth - 1))
+        if found is not None:
+            return found
+    return parse_yaml(text, max_chars=max_chars, max_depth=max_depth, recover=recover)
+
+
+def engine_read(parsed: ParsedText, kind: NeighbourKind) -> ParsedText:
+    """The reader's reading with what the engine refuses of the text itself, and the problems as the
+    report says them (see `read_text`)."""
+    text = parsed.text
     refused = engine_text_refusals(text, kind.syntax, parsed.source_map)
     if refused:
         parsed = replace(parsed, problems=tuple(sorted(  # `ok` stays the reader's: the text itself is valid
@@ -114,28 +148,38 @@ def engine_text_refusals(text: str, syntax: str, source_map=None) -> list[Issue]
 
 
 def analyze_neighbour(text: str, kind: NeighbourKind, *, tolerant: bool = True, max_chars: int = MAX_CHARS,
-                      max_depth: int = MAX_DEPTH) -> NeighbourAnalysis:
-    """Read and check one text of a neighbouring kind. Never raises on any `str`."""
+                      max_depth: int = MAX_DEPTH, previous: NeighbourAnalysis | None = None) -> NeighbourAnalysis:
+    """Read and check one text of a neighbouring kind. Never raises on any `str`. `previous`, the
+    editor's analysis of an earlier version of the document (tolerant, same kind and limits), lets
+    this one reuse what the edit did not touch (`Carried`); the issues are the same either way."""
     # The reader and the rules build acyclic values; with the cycle collector paused they do not pay
     # for it re-walking the document's tree over and over (two thirds of the time at 1M characters).
+    carried = previous.carried if previous is not None and previous.neighbour is kind and tolerant else None
     with collector_paused():
-        return _analyze(text, kind, tolerant, max_chars, max_depth)
+        return _analyze(text, kind, tolerant, max_chars, max_depth, carried)
 
 
-def _analyze(text: str, kind: NeighbourKind, tolerant: bool, max_chars: int, max_depth: int) -> NeighbourAnalysis:
-    parsed = read_text(text, kind, max_chars=max_chars, max_depth=max_depth, recover=tolerant)
+def _analyze(text: str, kind: NeighbourKind, tolerant: bool, max_chars: int, max_depth: int,
+             carried: Carried | None) -> NeighbourAnalysis:
+    reading = reader_reading(text, kind, max_chars=max_chars, max_depth=max_depth, recover=tolerant,
+                             earlier=carried.reading if carried is not None else None)
+    # A broken reading is no base to splice from (yaml_splice): the last clean one stays the base.
+    base = carried.reading if reading.problems and carried is not None else reading
+    parsed = engine_read(reading, kind)
     problems = list(parsed.problems)
     if any(p.code == "E_DOC_LIMIT" for p in problems):
         return NeighbourAnalysis(text, kind, parsed, tuple(problems))
     pkg = rules_of(kind)
     engine_reading = getattr(pkg, "reading", None)
-    serde = engine_reading(parsed) if engine_reading is not None and parsed.value is not None else None
+    serde = None
+    if engine_reading is not None and parsed.value is not None:
+        serde = engine_reading(parsed, reuse=carried.serde if carried is not None else None)
     if serde is not None and serde.ignored:  # a lone surrogate in a value serde skips is no refusal
         problems = [p for p in problems if not (p.code == "E_SYNTAX" and p.pointers and serde.is_ignored(p.pointers[0]))]
         parsed = replace(parsed, problems=tuple(problems))
     reader_failed = any(p.severity == "error" for p in problems)
     if reader_failed and (parsed.value is None or not tolerant):  # the engine refuses the file as it reads it
-        return NeighbourAnalysis(text, kind, parsed, tuple(problems))
+        return NeighbourAnalysis(text, kind, parsed, tuple(problems), carried=_carry(tolerant, base, serde))
 
     def in_text_order(issues) -> list[Issue]:
         return sorted(issues, key=lambda i: issue_span(parsed, i))
@@ -158,7 +202,12 @@ def _analyze(text: str, kind: NeighbourKind, tolerant: bool, max_chars: int, max
         findings = [i for i in findings if not _echoes_a_cut(parsed, i, cuts, pkg.WHOLE_SHAPE_CODES)]
     if parsed.open_at_end:
         findings = _not_yet_written(parsed, kind, findings, cuts, pkg.WHOLE_SHAPE_CODES)
-    return NeighbourAnalysis(text, kind, parsed, tuple(problems + findings))
+    return NeighbourAnalysis(text, kind, parsed, tuple(problems + findings), carried=_carry(tolerant, base, serde, doc))
+
+
+def _carry(tolerant: bool, base: ParsedText, serde=None, doc=None) -> Carried | None:
+    """What the editor's next analysis may reuse (the command line reads a text once: nothing)."""
+    return Carried(base, serde, doc) if tolerant else None
 
 
 def _not_yet_written(parsed: ParsedText, kind: NeighbourKind, findings: list[Issue], cuts,

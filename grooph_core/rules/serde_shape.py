@@ -117,6 +117,8 @@ class _Walk:
         self.ignored: list[str] = []  # values of unknown keys: serde skips them unread
         self.node_at = node_at  # pointer -> the YAML text's node there (its scalars, its keys that are collections)
         self._nodes: dict[str, Any] = {}
+        self.reused: dict[str, "EntryReading"] = {}  # an earlier version's readings of top-level map entries
+        self.entries: dict[str, "EntryReading"] | None = None  # this reading's, when they may be reused later
 
     def add(self, pointer: str, message: str, *, on_key: bool = False, at: str | None = None, **facts) -> None:
         self.out.append(make(self.code, message, (pointer if at is None else at,), (pointer,), on_key=on_key,
@@ -195,7 +197,7 @@ class _Walk:
                 self.add(p, f"{name}: expected a list, got {self.found(p, v)}", problem=_type_or_null(v),
                          expected="array")
                 return v
-            return [self.check(t.item, x, f"{p}/{i}", name, depth + 1, flat) for i, x in enumerate(v)]
+            return _same_or(v, [self.check(t.item, x, f"{p}/{i}", name, depth + 1, flat) for i, x in enumerate(v)])
         elif isinstance(t, RecordType):
             if type(v) is not dict:
                 if self.empty(p, v):
@@ -208,11 +210,14 @@ class _Walk:
                          problem="size", expected="object")
                 return v
             self.complex_keys(p, "a string")
-            read = {k: self.check(t.value, x, pointer_join(p, k), k, depth + 1, flat) for k, x in v.items()}
+            if depth == 2 and self.entries is not None:  # a top-level map (statuses, roles …): entry by entry
+                read = {k: self.entry(t.value, x, pointer_join(p, k), k, depth + 1, flat) for k, x in v.items()}
+            else:
+                read = {k: self.check(t.value, x, pointer_join(p, k), k, depth + 1, flat) for k, x in v.items()}
             for k in v:
                 for lost in self.lost_copies(pointer_join(p, k)):
                     self.check_lost(t.value, lost, pointer_join(p, k), k, depth + 1)
-            return read
+            return _same_or(v, read)
         elif isinstance(t, AltType):
             return self.alternatives(t, v, p, name, depth)
         elif isinstance(t, AnyType):
@@ -359,6 +364,29 @@ class _Walk:
             lost = self.lost_copies(kp)
             if lost:  # refused ("duplicate field"); the editor reads the first copy, the one written first
                 read[k] = self.first_copy(f, lost[0], kp, k, depth + 1)
+        return _same_or(v, read)
+
+    def entry(self, t: TypeDesc, x: Any, p: str, name: str, depth: int, flat: bool) -> Any:
+        """`check` of one entry of a top-level map, reusing an earlier version's reading of it when the
+        entry is the very same value (`is`: the incremental reader keeps every entry it did not re-read,
+        with its source-map node; issue 24). Its reading depends on nothing else: the pointer names the
+        type, the depth and the entry's name, and the entry's scalars are its node's."""
+        was = self.reused.get(p)
+        if was is not None and was.value is x:
+            read, out, structs, ignored = was.read, was.issues, was.structs, was.ignored
+        else:
+            saved = self.out, self.structs, self.ignored
+            self.out, self.structs, self.ignored = [], {}, []
+            try:
+                read = self.check(t, x, p, name, depth, flat)
+            finally:
+                out, structs, ignored = tuple(self.out), self.structs, tuple(self.ignored)
+                self.out, self.structs, self.ignored = saved
+        self.out += out
+        self.structs.update(structs)
+        self.ignored += ignored
+        if self.entries is not None and not any(i.span is not None for i in out):  # a span would move
+            self.entries[p] = EntryReading(x, read, out, structs, ignored)
         return read
 
     def first_copy(self, f, lost: tuple, p: str, name: str, depth: int) -> Any:
@@ -435,6 +463,33 @@ class _Walk:
         message = f"{t.complaint}, not {found_json(v)}" if t.complaint else f"{name}: expected {t.expected}, got {_noun(v)}"
         self.add(p, message, problem="alternatives", expected=t.title)
         return v
+
+
+def _same_or(v, read):
+    """`v` itself when reading it changed none of its members (`is`), else `read`: the engine's value
+    shares what the text's value already holds (half the memory of a 1M workflow's value, issue 24),
+    and an entry kept by the incremental reader stays the same object for the rules."""
+    if type(read) is dict:
+        for k, x in read.items():
+            if v.get(k, _UNSEEN) is not x:
+                return read
+        return v if len(v) == len(read) else read
+    for a, b in zip(read, v):
+        if a is not b:
+            return read
+    return v if len(v) == len(read) else read
+
+
+@dataclass(frozen=True)
+class EntryReading:
+    """The reading of one entry of a top-level map (a status, a role …), kept with the analysis so the
+    next version's reading can take it as it is when the entry did not change (`_Walk.entry`)."""
+
+    value: Any
+    read: Any
+    issues: tuple[Issue, ...]
+    structs: dict[str, ObjectType]
+    ignored: tuple[str, ...]
 
 
 def field_at(root: ObjectType, pointer: str):
@@ -530,18 +585,26 @@ class SerdeReading:
     value: Any
     structs: dict[str, ObjectType]
     ignored: tuple[str, ...] = ()
+    entries: dict[str, EntryReading] | None = None  # the top-level map entries' readings (`serde_read`'s `reuse`)
 
     def is_ignored(self, pointer: str) -> bool:
         """True when serde skips the value at `pointer` unread (it stands under an unknown key)."""
         return any(pointer == q or pointer.startswith(q + "/") for q in self.ignored)
 
 
-def serde_read(value: Any, root: ObjectType, code: str, parsed=None) -> SerdeReading:
+def serde_read(value: Any, root: ObjectType, code: str, parsed=None, reuse: SerdeReading | None = None) -> SerdeReading:
     """Read `value` (of the text `parsed`, when given: its scalars as written, its numbers' text) as the
-    model `root`, the way the engine's reader does (workflow.md §0, §2; board.md §2)."""
+    model `root`, the way the engine's reader does (workflow.md §0, §2; board.md §2). With `reuse` (the
+    reading of an earlier version of the text, when `parsed` was read from that version's reading:
+    yaml_splice), an entry of a top-level map that is the very same value is taken from it; the
+    reading keeps its own entries for the next version (not where a key is written twice)."""
     sm = getattr(parsed, "source_map", None)
     yaml = hasattr(sm, "scalar")
     w = _Walk(code, sm.scalar if yaml else None, yaml, sm.node if yaml else None)
+    if parsed is not None and not any(p.code == "W_DUPLICATE_KEY" for p in parsed.problems):
+        w.entries = {}
+        if reuse is not None and reuse.entries:
+            w.reused = reuse.entries
     if parsed is not None and not yaml:
         text = parsed.text
 
@@ -556,7 +619,7 @@ def serde_read(value: Any, root: ObjectType, code: str, parsed=None) -> SerdeRea
               problem="type", expected="object")
         return SerdeReading(w.out, value, {})
     read = w.object(root, value, "", root.title, 1)
-    return SerdeReading(w.out, read, w.structs, tuple(w.ignored))
+    return SerdeReading(w.out, read, w.structs, tuple(w.ignored), w.entries)
 
 
 def _lost_copies(parsed, yaml: bool):

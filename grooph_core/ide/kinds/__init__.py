@@ -35,11 +35,12 @@ def kind_of_file(name: str | None) -> DocumentKind | None:
 
 
 def analyse(text: str, *, name: str | None = None, tolerant: bool = True, export: bool = False, resolver=None,
-            max_chars: int | None = None):
+            max_chars: int | None = None, previous=None):
     """The analysis of a text by the kind its file name says; a text of no kind's name is a grooph
-    document, a graph or a map by its content (map.md §1)."""
+    document, a graph or a map by its content (map.md §1). `previous`: see `DocumentKind.read`."""
     kind = kind_of_file(name) or GRAPH
-    return kind.read(text, name=name, tolerant=tolerant, export=export, resolver=resolver, max_chars=max_chars)
+    return kind.read(text, name=name, tolerant=tolerant, export=export, resolver=resolver, max_chars=max_chars,
+                     previous=previous)
 
 
 __all__ = ["KINDS", "BY_NAME", "DocumentKind", "kind_named", "kind_of_file", "analyse"]

@@ -54,8 +54,10 @@ class DocumentKind(ABC):
     # ---- reading ------------------------------------------------------------------------------------
     @abstractmethod
     def read(self, text: str, *, name: str | None = None, tolerant: bool = True, export: bool = False,
-             resolver=None, max_chars: int | None = None) -> "DocumentAnalysis":
-        """The analysis of one text of this kind (tolerant for the editor, strict for the command line)."""
+             resolver=None, max_chars: int | None = None, previous: "DocumentAnalysis | None" = None) -> "DocumentAnalysis":
+        """The analysis of one text of this kind (tolerant for the editor, strict for the command line).
+        `previous`, the editor's analysis of an earlier version of the same document with the same
+        settings, may be reused where the edit left the text alone (a kind that cannot ignores it)."""
 
     @property
     def rules(self):

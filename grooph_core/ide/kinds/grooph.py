@@ -17,7 +17,7 @@ class GroophKind(DocumentKind):
     resolves_fixes_later = True
     nothing_to_rename = "There is no id at the cursor to rename."
 
-    def read(self, text, *, name=None, tolerant=True, export=False, resolver=None, max_chars=None):
+    def read(self, text, *, name=None, tolerant=True, export=False, resolver=None, max_chars=None, previous=None):
         """`analysis.analyze`: the file name, else the content, says graph or map (map.md §1)."""
         from grooph_core.ide.analysis import analyze
         from grooph_core.source.json_reader import MAX_CHARS

@@ -32,13 +32,16 @@ class NeighbourFace(DocumentKind):
         self.title = self.format_kind.title
         self.suffixes = self.format_kind.suffixes
 
-    def read(self, text, *, name=None, tolerant=True, export=False, resolver=None, max_chars=None):
-        """`neighbour_analysis.analyze_neighbour` (strict: the engine's report; tolerant: the editor's)."""
-        from grooph_core.ide.neighbour_analysis import analyze_neighbour
+    def read(self, text, *, name=None, tolerant=True, export=False, resolver=None, max_chars=None, previous=None):
+        """`neighbour_analysis.analyze_neighbour` (strict: the engine's report; tolerant: the editor's,
+        reusing what `previous`, the analysis of an earlier version, holds of what the edit left alone)."""
+        from grooph_core.ide.neighbour_analysis import NeighbourAnalysis, analyze_neighbour
         from grooph_core.source.json_reader import MAX_CHARS
 
-        return analyze_neighbour(text, self.format_kind, tolerant=tolerant,
-                                 max_chars=MAX_CHARS if max_chars is None else max_chars)
+        limit = MAX_CHARS if max_chars is None else max_chars
+        if not isinstance(previous, NeighbourAnalysis):
+            previous = None
+        return analyze_neighbour(text, self.format_kind, tolerant=tolerant, max_chars=limit, previous=previous)
 
     @property
     def rules(self):

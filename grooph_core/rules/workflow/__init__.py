@@ -22,10 +22,10 @@ def structure_issues(value: object) -> list[Issue]:
     return serde_shape.shape_issues(value, root_type("workflow"), SCHEMA_CODE)
 
 
-def reading(parsed) -> serde_shape.SerdeReading:
+def reading(parsed, reuse: serde_shape.SerdeReading | None = None) -> serde_shape.SerdeReading:
     """The engine's reading of the text (workflow.md §0 "The engine's reader decides"): E_WF_SCHEMA issues and
     the value as the engine holds it, which the rules read."""
-    return serde_shape.serde_read(parsed.value, root_type("workflow"), SCHEMA_CODE, parsed)
+    return serde_shape.serde_read(parsed.value, root_type("workflow"), SCHEMA_CODE, parsed, reuse)
 
 
 read = read_workflow
