@@ -14,7 +14,7 @@ from typing import Callable, Iterator
 
 from grooph_core.issues import Issue, Named, make
 from grooph_core.rules.workflow.memo import keys, per_status
-from grooph_core.rules.workflow.semantics import WorkflowDoc, as_text, status_transitions, transition_list
+from grooph_core.rules.workflow.semantics import WorkflowDoc, as_text, status_targets, status_transitions, transition_list
 from grooph_core.source.text import did_you_mean, pointer_join
 
 Visit = Callable[[WorkflowDoc], Iterator[Issue]]
@@ -76,21 +76,20 @@ def is_template(name: str) -> bool:
     return name.startswith("{{")
 
 
-def _targets(doc: WorkflowDoc, ts: object, where: tuple, prefix: str = "", seen: list | None = None) -> Iterator[Issue]:
+def _targets(doc: WorkflowDoc, ts: object, where: tuple, prefix: str = "") -> list[Issue]:
     """`known` over one list of card transitions (standing at the segments `where`): E_WF_UNKNOWN_STATUS
-    for each target no status has. `seen` gathers the names looked up (a status's memo, `statuses`)."""
+    for each target no status has."""
     statuses = doc.statuses
     if statuses is None or type(ts) is not list:
-        return
+        return []
+    out = []
     for i, t in enumerate(ts):
         name = t.get("target") if type(t) is dict else None
-        if type(name) is not str or is_template(name):
-            continue
-        if seen is not None:
-            seen.append(name)
-        if name not in statuses:
+        if type(name) is str and name not in statuses and not is_template(name):
             p = pointer_join("", *where, i, "target")
-            yield make("E_WF_UNKNOWN_STATUS", f"{prefix}no status {name}{suggestion(name, statuses)}", (p,), (p,), facts=WfUnknownStatus(name))
+            out.append(make("E_WF_UNKNOWN_STATUS", f"{prefix}no status {name}{suggestion(name, statuses)}", (p,), (p,),
+                            facts=WfUnknownStatus(name)))
+    return out
 
 
 def initial_targets(doc: WorkflowDoc) -> Iterator[Issue]:
@@ -204,14 +203,16 @@ def status_findings(doc: WorkflowDoc, name: str, s: object) -> tuple[tuple[Issue
         elif doc.run_roles is not None:
             out.append(make("E_WF_UNKNOWN_RUN_SPEC", f"{name}: no run specification {spec}{suggestion(spec, doc.run_roles)}",
                             (p,), (p,), facts=WfUnknownRunSpec(spec)))
-    seen: list[str] = []
-    prefix = f"{name}: "
-    on = s.get("on")
-    for event, ts in _sorted(on if type(on) is dict else None):
-        out += _targets(doc, ts, ("statuses", name, "on", event), prefix, seen)
-    out += _targets(doc, s.get("always"), ("statuses", name, "always"), prefix, seen)
-    out += _targets(doc, s.get("after"), ("statuses", name, "after"), prefix, seen)
-    blind = any(i.code == "E_WF_UNKNOWN_STATUS" for i in out)
+    statuses = doc.statuses or {}
+    seen = [t for t in status_targets(s) if not is_template(t)]
+    blind = not all(t in statuses for t in seen)
+    if blind:  # the findings in check()'s order: `on` by event (sorted), `always`, `after`
+        prefix = f"{name}: "
+        on = s.get("on")
+        for event, ts in _sorted(on if type(on) is dict else None):
+            out += _targets(doc, ts, ("statuses", name, "on", event), prefix)
+        out += _targets(doc, s.get("always"), ("statuses", name, "always"), prefix)
+        out += _targets(doc, s.get("after"), ("statuses", name, "after"), prefix)
     run = s.get("run")
     role = as_text(run.get("role")) if type(run) is dict else None
     if role is not None and doc.roles is not None and role not in doc.roles:

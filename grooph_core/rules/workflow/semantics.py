@@ -120,6 +120,24 @@ def transition_lists(status: object) -> list[tuple[tuple[str, ...], list]]:
     return lists
 
 
+def status_lists(status: object) -> list:
+    """A status's lists of transitions (those that are lists), in the order of `transition_lists`."""
+    if type(status) is not dict:
+        return []
+    on = status.get("on")
+    lists = [ts for ts in on.values() if type(ts) is list] if type(on) is dict else []
+    for key in ("always", "after"):
+        ts = status.get(key)
+        if type(ts) is list:
+            lists.append(ts)
+    return lists
+
+
+def status_targets(status: object) -> list[str]:
+    """Every target a status's transitions name (a string), templates too, in document order."""
+    return [t["target"] for ts in status_lists(status) for t in ts if type(t) is dict and type(t.get("target")) is str]
+
+
 def _items(ts: object, base: str, card: bool) -> Iterator[Transition]:
     if type(ts) is list:
         for i, t in enumerate(ts):

@@ -20,7 +20,7 @@ from grooph_core.model.workflow import ENGINE_SENDERS, KANBAN_STATUSES
 from grooph_core.rules.serde_keys import member_issues, value_issues
 from grooph_core.rules.workflow.check import is_template, suggestion
 from grooph_core.rules.workflow.memo import keys, per_status
-from grooph_core.rules.workflow.semantics import WorkflowDoc, as_text, transition_lists
+from grooph_core.rules.workflow.semantics import WorkflowDoc, as_text, status_lists, status_targets, transition_lists
 from grooph_core.source.text import did_you_mean, pointer_join
 
 @dataclass(frozen=True)
@@ -140,12 +140,10 @@ def unreachable_statuses(doc: WorkflowDoc) -> Iterator[Issue]:
 def _reaches(name: str, s: object) -> tuple[tuple[str, ...], bool]:
     """The names one status reaches (its card transitions' targets, its `resume_as`), and whether one of
     its targets is a `{{…}}` template."""
-    if type(s) is not dict:
-        return (), False
-    targets = [t["target"] for _, ts in transition_lists(s) for t in ts if type(t) is dict and type(t.get("target")) is str]
+    targets = status_targets(s)
     if any(is_template(t) for t in targets):
         return (), True
-    resume = s.get("resume_as")
+    resume = s.get("resume_as") if type(s) is dict else None
     return tuple(targets) + ((resume,) if type(resume) is str else ()), False
 
 
@@ -230,6 +228,8 @@ def unknown_by_roles(doc: WorkflowDoc) -> Iterator[Issue]:
 def _status_by_issues(name: str, s: object, known: list) -> tuple[Issue, ...]:
     """W_WF_UNKNOWN_BY_ROLE in one status's transitions."""
     out: list[Issue] = []
+    if not any(type(t) is dict and "by" in t for ts in status_lists(s) for t in ts):
+        return ()
     for where, ts in transition_lists(s):
         for i, t in enumerate(ts):
             if type(t) is dict and type(t.get("by")) is list:
