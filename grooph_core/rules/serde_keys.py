@@ -49,8 +49,8 @@ def _hint(key: str, names: tuple[str, ...]) -> str | None:
     return did_you_mean(key, names)
 
 
-def _walk(t: TypeDesc, v: Any, p: str, out: list[Issue]) -> None:
-    """Walk `v` read as `t` (a type that may find something: `_finds`)."""
+def _walk(t: TypeDesc, v: Any, p, out: list[Issue]) -> None:
+    """Walk `v` read as `t` (a type that may find something: `_finds`) at the place `p` (`_pointer`)."""
     tt = type(t)
     if tt is ObjectType:
         if type(v) is dict:
@@ -59,12 +59,12 @@ def _walk(t: TypeDesc, v: Any, p: str, out: list[Issue]) -> None:
         item = t.item  # type: ignore[union-attr]
         if type(v) is list and _finds(item):
             for i, x in enumerate(v):
-                _walk(item, x, f"{p}/{i}", out)
+                _walk(item, x, (p, i), out)
     elif tt is RecordType:
         kid = t.value  # type: ignore[union-attr]
         if type(v) is dict and _finds(kid):
             for k, x in v.items():
-                _walk(kid, x, pointer_join(p, k), out)
+                _walk(kid, x, (p, k), out)
     elif tt is AltType:
         for o in t.options:  # type: ignore[union-attr]
             if isinstance(o, (ObjectType, ArrayType, RecordType)) and accepts(o, v):
@@ -72,19 +72,30 @@ def _walk(t: TypeDesc, v: Any, p: str, out: list[Issue]) -> None:
                 return
 
 
-def _members(t: ObjectType, v: dict, members, p: str, out: list[Issue]) -> None:
+def _members(t: ObjectType, v: dict, members, p, out: list[Issue]) -> None:
     walked = _walked_fields(t)
     for k, x in members:
         if k in walked:
             kid = walked[k]
             if kid is not None:
-                _walk(kid, x, pointer_join(p, k), out)
+                _walk(kid, x, (p, k), out)
         elif not t.closed:
-            kp = pointer_join(p, k)
+            at = _pointer(p)
+            kp = pointer_join(at, k)
             hint = _hint(k, t.names)
             out.append(make("W_UNKNOWN_KEY", f'{t.title} has no key "{k}"; the engine ignores it'
                             + (f"; did you mean {hint}?" if hint else ""), (kp,), (kp,), on_key=True,
-                            facts=UnknownKey(k, hint, p, hint is not None and hint in v)))
+                            facts=UnknownKey(k, hint, at, hint is not None and hint in v)))
+
+
+def _pointer(p) -> str:
+    """The JSON pointer of a walk's place: a pointer, or (the parent's place, a key or an index), which
+    the walk passes down instead of joining pointers it mostly never needs."""
+    segments = []
+    while type(p) is tuple:
+        p, segment = p
+        segments.append(segment)
+    return pointer_join(p, *reversed(segments)) if segments else p
 
 
 @lru_cache(maxsize=None)

@@ -189,7 +189,7 @@ def _param_strings(v: object, path: list, out: list) -> list[tuple[str, str]]:
     items = v.items() if type(v) is dict else enumerate(v) if type(v) is list else ()
     for k, x in items:
         tx = type(x)
-        if (tx is str and "params." not in x) or k == "description" and type(v) is dict:
+        if (tx is str and "params." not in x) or k == "description":
             continue
         if tx is str or tx is dict or tx is list:
             path.append(k)
