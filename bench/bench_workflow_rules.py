@@ -5,7 +5,8 @@ version's reading, where one status is a new object and every other keeps its id
 Run: `python -m bench.bench_workflow_rules` from the repository root. Prints, in process CPU time (the
 minimum of several runs), for `workflow_text(24_000)` and `workflow_text(1_000_000)`: `read` + every rule
 without a previous version ("full"), the same given the previous version's `WorkflowDoc` with one status
-edited ("keystroke"), and each rule's share of the full run (a fresh reading each time).
+edited ("keystroke") or renamed and back ("rename": the names change each time, so every status's result that
+looked names up is checked again), and each rule's share of the full run (a fresh reading each time).
 """
 
 from __future__ import annotations
@@ -30,6 +31,12 @@ def edited(value: dict, name: str) -> dict:
     every status but `name` the same object, `name` a new equal object with one more key."""
     statuses = dict(value["statuses"])
     statuses[name] = dict(statuses[name], note="typed")
+    return dict(value, statuses=statuses)
+
+
+def renamed(value: dict, name: str) -> dict:
+    """A new version where the status `name` is renamed (its value the same object): the names change."""
+    statuses = {(k + "_x" if k == name else k): s for k, s in value["statuses"].items()}
     return dict(value, statuses=statuses)
 
 
@@ -59,14 +66,15 @@ def main() -> None:
         try:
             previous, _ = run_rules(pkg, value)
             target = names[len(names) // 2]
-            state = {"prev": previous, "i": 0}
+            for label, change in (("keystroke", lambda i: edited(value, target)),
+                                  ("rename", lambda i: renamed(value, target) if i % 2 else dict(value))):
+                state = {"prev": previous, "i": 0}
 
-            def keystroke():  # a new edit each time, so the memo is the previous version's, as in the editor
-                state["i"] += 1
-                new = edited(value, target)
-                state["prev"], _ = run_rules(pkg, new, state["prev"])
+                def keystroke():  # each version given the one before it, as in the editor
+                    state["i"] += 1
+                    state["prev"], _ = run_rules(pkg, change(state["i"]), state["prev"])
 
-            line += f"  keystroke {cpu_ms(keystroke, repeats * 3):7.3f} ms"
+                line += f"  {label} {cpu_ms(keystroke, repeats * 3):7.3f} ms"
         except TypeError:
             line += "  keystroke (no previous= yet)"
         print(line)
