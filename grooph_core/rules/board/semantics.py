@@ -35,7 +35,9 @@ class BoardDoc:
                 yield key, pointer_join("/tasks", key), task
 
 
-def read_board(value: object) -> BoardDoc:
+def read_board(value: object, previous: BoardDoc | None = None) -> BoardDoc:
+    """The document the board rules read (board.md §3; any value). `previous` (the reading of the version before, which
+    the editor's pipeline hands every neighbouring kind, issue 24) is not used: the board rules keep no memo."""
     v = value if type(value) is dict else {}
     tasks = v.get("tasks")
     deps = v.get("dependencies")

@@ -41,7 +41,9 @@ class EpisodesDoc:
         return [r["session_id"] for _, r in self.rows if type(r.get("session_id")) is str]
 
 
-def read_episodes(value: object) -> EpisodesDoc:
+def read_episodes(value: object, previous: EpisodesDoc | None = None) -> EpisodesDoc:
+    """The record the episodes rules read (episodes.md §3; any value). `previous` (the reading of the version before, which
+    the editor's pipeline hands every neighbouring kind, issue 24) is not used: the episodes rules keep no memo."""
     v = value if type(value) is dict else {}
     rows = v.get("episodes")
     return EpisodesDoc(v, tuple((i, r) for i, r in enumerate(rows if type(rows) is list else ()) if type(r) is dict))

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Callable, Iterator
 
 from grooph_core.issues import Issue, Named, make
-from grooph_core.rules.workflow.semantics import WorkflowDoc, as_text, status_transitions, transition_list
+from grooph_core.rules.workflow.memo import keys, per_status
+from grooph_core.rules.workflow.semantics import WorkflowDoc, as_text, status_targets, status_transitions, transition_list
 from grooph_core.source.text import did_you_mean, pointer_join
 
 Visit = Callable[[WorkflowDoc], Iterator[Issue]]
@@ -75,27 +76,32 @@ def is_template(name: str) -> bool:
     return name.startswith("{{")
 
 
-def _targets(doc: WorkflowDoc, ts: object, base: str, prefix: str = "") -> Iterator[Issue]:
-    """`known` over one list of card transitions: E_WF_UNKNOWN_STATUS for each target no status has."""
-    if doc.statuses is None:
-        return
-    for t in transition_list(ts, base):
-        name = t.target
-        if name is not None and not is_template(name) and name not in doc.statuses:
-            p = t.pointer + "/target"
-            yield make("E_WF_UNKNOWN_STATUS", f"{prefix}no status {name}{suggestion(name, doc.statuses)}", (p,), (p,), facts=WfUnknownStatus(name))
+def _targets(doc: WorkflowDoc, ts: object, where: tuple, prefix: str = "") -> list[Issue]:
+    """`known` over one list of card transitions (standing at the segments `where`): E_WF_UNKNOWN_STATUS
+    for each target no status has."""
+    statuses = doc.statuses
+    if statuses is None or type(ts) is not list:
+        return []
+    out = []
+    for i, t in enumerate(ts):
+        name = t.get("target") if type(t) is dict else None
+        if type(name) is str and name not in statuses and not is_template(name):
+            p = pointer_join("", *where, i, "target")
+            out.append(make("E_WF_UNKNOWN_STATUS", f"{prefix}no status {name}{suggestion(name, statuses)}", (p,), (p,),
+                            facts=WfUnknownStatus(name)))
+    return out
 
 
 def initial_targets(doc: WorkflowDoc) -> Iterator[Issue]:
     """`all(&self.initial)?`"""
-    yield from _targets(doc, doc.value.get("initial"), "/initial")
+    yield from _targets(doc, doc.value.get("initial"), ("initial",))
 
 
 def verbs(doc: WorkflowDoc) -> Iterator[Issue]:
     """For each verb (sorted): its transitions' targets, then their `from` entries."""
     for verb, ts in _sorted(doc.verbs):
         base = pointer_join("/verbs", verb)
-        yield from _targets(doc, ts, base)
+        yield from _targets(doc, ts, ("verbs", verb))
         if doc.statuses is None:
             continue
         for t in transition_list(ts, base):
@@ -133,7 +139,7 @@ def run_outcomes(doc: WorkflowDoc) -> Iterator[Issue]:
         return
     outcomes = doc.run.get("outcomes")
     for outcome, ts in _sorted(outcomes if type(outcomes) is dict else None):
-        yield from _targets(doc, ts, pointer_join("/run/outcomes", outcome))
+        yield from _targets(doc, ts, ("run", "outcomes", outcome))
 
 
 def run_state_targets(doc: WorkflowDoc) -> Iterator[Issue]:
@@ -168,35 +174,52 @@ def run_roles(doc: WorkflowDoc) -> Iterator[Issue]:
 def workflow_on(doc: WorkflowDoc) -> Iterator[Issue]:
     """The workflow's `on` (sorted)."""
     for event, ts in _sorted(doc.on):
-        yield from _targets(doc, ts, pointer_join("/on", event))
+        yield from _targets(doc, ts, ("on", event))
 
 
 def statuses(doc: WorkflowDoc) -> Iterator[Issue]:
-    """Each status (sorted): `run_role`, its `on` (sorted), `always`, `after`, then `run.role`."""
-    for name, s in _sorted(doc.statuses):
-        if type(s) is not dict:
-            continue
-        base = pointer_join("/statuses", name)
-        spec = as_text(s.get("run_role")) if s.get("run_role") is not None else None
-        if spec is not None and spec not in (doc.run_roles or {}):
-            p = base + "/run_role"
-            if doc.run is None and doc.value.get("run") is None:
-                yield make("E_WF_UNKNOWN_RUN_SPEC", f"{name}: no run specification {spec}; the workflow has no run "
-                           "machine", (p,), (p,), facts=WfUnknownRunSpec(spec))
-            elif doc.run_roles is not None:
-                yield make("E_WF_UNKNOWN_RUN_SPEC",
-                           f"{name}: no run specification {spec}{suggestion(spec, doc.run_roles)}", (p,), (p,), facts=WfUnknownRunSpec(spec))
+    """Each status (sorted): `run_role`, its `on` (sorted), `always`, `after`, then `run.role` (a status's
+    findings for the previous version stand when it is the same object: `memo.per_status`)."""
+    if doc.statuses is None:
+        return
+    context = (keys(doc.run_roles), doc.run is None and doc.value.get("run") is None, keys(doc.roles))
+    found = per_status(doc, "check", context, lambda name, s: status_findings(doc, name, s), lambda r: r[1])
+    for name in sorted(found):
+        yield from found[name][1][0]
+
+
+def status_findings(doc: WorkflowDoc, name: str, s: object) -> tuple[tuple[Issue, ...], tuple[str, ...] | None]:
+    """One status's findings in `check()`'s order, and the status names they found (None: one was not
+    found, so its did-you-mean rests on every name)."""
+    if type(s) is not dict:
+        return (), ()
+    out: list[Issue] = []
+    spec = as_text(s.get("run_role")) if s.get("run_role") is not None else None
+    if spec is not None and spec not in (doc.run_roles or {}):
+        p = pointer_join("/statuses", name, "run_role")
+        if doc.run is None and doc.value.get("run") is None:
+            out.append(make("E_WF_UNKNOWN_RUN_SPEC", f"{name}: no run specification {spec}; the workflow has no run "
+                            "machine", (p,), (p,), facts=WfUnknownRunSpec(spec)))
+        elif doc.run_roles is not None:
+            out.append(make("E_WF_UNKNOWN_RUN_SPEC", f"{name}: no run specification {spec}{suggestion(spec, doc.run_roles)}",
+                            (p,), (p,), facts=WfUnknownRunSpec(spec)))
+    statuses = doc.statuses or {}
+    seen = [t for t in status_targets(s) if not is_template(t)]
+    blind = not all(t in statuses for t in seen)
+    if blind:  # the findings in check()'s order: `on` by event (sorted), `always`, `after`
+        prefix = f"{name}: "
         on = s.get("on")
         for event, ts in _sorted(on if type(on) is dict else None):
-            yield from _targets(doc, ts, pointer_join(base, "on", event), f"{name}: ")
-        yield from _targets(doc, s.get("always"), base + "/always", f"{name}: ")
-        yield from _targets(doc, s.get("after"), base + "/after", f"{name}: ")
-        run = s.get("run")
-        role = as_text(run.get("role")) if type(run) is dict else None
-        if role is not None and doc.roles is not None and role not in doc.roles:
-            p = base + "/run/role"
-            yield make("E_WF_UNKNOWN_ROLE", f"{name}: its run names no role {role}{suggestion(role, doc.roles)}",
-                       (p,), (p,), facts=WfUnknownRole(role))
+            out += _targets(doc, ts, ("statuses", name, "on", event), prefix)
+        out += _targets(doc, s.get("always"), ("statuses", name, "always"), prefix)
+        out += _targets(doc, s.get("after"), ("statuses", name, "after"), prefix)
+    run = s.get("run")
+    role = as_text(run.get("role")) if type(run) is dict else None
+    if role is not None and doc.roles is not None and role not in doc.roles:
+        p = pointer_join("/statuses", name, "run", "role")
+        out.append(make("E_WF_UNKNOWN_ROLE", f"{name}: its run names no role {role}{suggestion(role, doc.roles)}",
+                        (p,), (p,), facts=WfUnknownRole(role)))
+    return tuple(out), None if blind else tuple(seen)
 
 
 # `Workflow::check()`'s order (workflow.md §3.1 "Order").
