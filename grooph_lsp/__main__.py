@@ -25,8 +25,10 @@ def main(argv: list[str] | None = None) -> int:
                             format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     else:
         logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
+    from grooph_lsp.collector import hold_full_passes
     from grooph_lsp.server import create_server
 
+    hold_full_passes()  # the server's process only: its full collector passes come when it is idle
     server = create_server()
     if args.tcp:
         host, _, port = args.tcp.rpartition(":")

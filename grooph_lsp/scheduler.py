@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
 from grooph_core.ide.analysis import Analysis
+from grooph_lsp.collector import IdlePasses
 
 if TYPE_CHECKING:
     from grooph_lsp.documents import OpenDocument
@@ -111,6 +112,7 @@ class Scheduler:
         if sys.getswitchinterval() > SWITCH_INTERVAL_S:
             sys.setswitchinterval(SWITCH_INTERVAL_S)
         one_malloc_arena()
+        self.passes = IdlePasses()
         self._docs: dict[str, "OpenDocument"] = {}
         self._results: dict[str, Result] = {}
         self._newest: dict[str, Result] = {}  # the newest result of each document, current or not: its base
@@ -152,6 +154,7 @@ class Scheduler:
         """A new version arrived: validate it after the wait, or sooner if diagnostics got stale."""
         loop = asyncio.get_running_loop()
         now = loop.time()
+        self.passes.busy()
         self._docs[doc.uri] = doc
         self._results.pop(doc.uri, None)  # the old version's analysis can never be served again
         since = self._dirty_since.setdefault(doc.uri, now)
@@ -186,6 +189,7 @@ class Scheduler:
         self._disarm(doc.uri)
         self._dirty_since.pop(doc.uri, None)  # this snapshot covers every change so far
         snap = self.snapshot(doc)
+        self.passes.busy()
         work = self.executor.submit(self._run, snap)
         future = asyncio.wrap_future(work, loop=loop)
         job = _Job(doc, snap, work, future)
@@ -239,9 +243,10 @@ class Scheduler:
             return
         result: Result = future.result()
         doc = self._docs.get(uri)
-        if doc is not job.doc:
-            return  # closed (or closed and opened again) meanwhile
-        self._land(doc, result)
+        if doc is job.doc:  # else closed (or closed and opened again) meanwhile
+            self._land(doc, result)
+        if not self._jobs and not self._timers:
+            self.passes.idle()  # nothing waits or runs: the collector's full pass may come (collector.py)
 
     def _land(self, doc: "OpenDocument", result: Result) -> None:
         """A result is ready: measure it, keep it when it is current, and show it when it is the newest.

@@ -192,7 +192,7 @@ def _analyze(text: str, kind: NeighbourKind, tolerant: bool, max_chars: int, max
         structure = in_text_order(pkg.structure_issues(parsed.value))
     if not tolerant and structure:
         return NeighbourAnalysis(text, kind, parsed, tuple(problems + structure))
-    doc = pkg.read(parsed.value)
+    doc = pkg.read(parsed.value, previous=carried.doc if carried is not None else None)
     findings = list(structure)
     for rule in pkg.RULES:
         found = list(rule.run(doc))

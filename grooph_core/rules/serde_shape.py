@@ -373,20 +373,15 @@ class _Walk:
         type, the depth and the entry's name, and the entry's scalars are its node's."""
         was = self.reused.get(p)
         if was is not None and was.value is x:
-            read, out, structs, ignored = was.read, was.issues, was.structs, was.ignored
-        else:
-            saved = self.out, self.structs, self.ignored
-            self.out, self.structs, self.ignored = [], {}, []
-            try:
-                read = self.check(t, x, p, name, depth, flat)
-            finally:
-                out, structs, ignored = tuple(self.out), self.structs, tuple(self.ignored)
-                self.out, self.structs, self.ignored = saved
-        self.out += out
-        self.structs.update(structs)
-        self.ignored += ignored
-        if self.entries is not None and not any(i.span is not None for i in out):  # a span would move
-            self.entries[p] = EntryReading(x, read, out, structs, ignored)
+            self.out += was.issues
+            self.ignored += was.ignored
+            self.entries[p] = was  # type: ignore[index]
+            return was.read
+        said, skipped = len(self.out), len(self.ignored)
+        read = self.check(t, x, p, name, depth, flat)
+        out = tuple(self.out[said:])
+        if not any(i.span is not None for i in out):  # a span would move with the text
+            self.entries[p] = EntryReading(x, read, out, tuple(self.ignored[skipped:]))  # type: ignore[index]
         return read
 
     def first_copy(self, f, lost: tuple, p: str, name: str, depth: int) -> Any:
@@ -488,7 +483,6 @@ class EntryReading:
     value: Any
     read: Any
     issues: tuple[Issue, ...]
-    structs: dict[str, ObjectType]
     ignored: tuple[str, ...]
 
 
@@ -579,7 +573,8 @@ def shape_issues(value: Any, root: ObjectType, code: str) -> list[Issue]:
 class SerdeReading:
     """What serde makes of a document: the structural `issues`, the `value` as the engine holds it (a
     string read from a YAML scalar is its text, workflow.md §2), the pointers of the mappings it reads as
-    structs (a key written twice there is refused: `duplicate_field_issues`)."""
+    structs (a key written twice there is refused: `engine_problems`; complete where the text has a key
+    written twice, the only time it is asked: an entry taken from an earlier reading adds none)."""
 
     issues: list[Issue]
     value: Any
@@ -601,7 +596,7 @@ def serde_read(value: Any, root: ObjectType, code: str, parsed=None, reuse: Serd
     sm = getattr(parsed, "source_map", None)
     yaml = hasattr(sm, "scalar")
     w = _Walk(code, sm.scalar if yaml else None, yaml, sm.node if yaml else None)
-    if parsed is not None and not any(p.code == "W_DUPLICATE_KEY" for p in parsed.problems):
+    if yaml and not any(p.code == "W_DUPLICATE_KEY" for p in parsed.problems):  # what yaml_splice may splice
         w.entries = {}
         if reuse is not None and reuse.entries:
             w.reused = reuse.entries

@@ -128,3 +128,31 @@ async def test_no_version_older_than_one_shown_is_published():
     gate.set()
     await settle(scheduler)
     assert shown == []
+
+
+async def test_the_full_collector_pass_waits_until_nothing_is_analysed(monkeypatch):
+    """The collector's full pass (grooph_lsp/collector.py, issue 24) runs once the scheduler has been idle
+    for IDLE_S after a result, never while a change waits or an analysis runs, and once per idle spell."""
+    import gc
+
+    from grooph_lsp import collector
+
+    passes: list[float] = []
+    monkeypatch.setattr(collector, "IDLE_S", 0.15)
+    monkeypatch.setattr(collector.gc, "collect", lambda *a: passes.append(asyncio.get_running_loop().time()))
+    scheduler, shown = make(debounce_ms=30.0)
+    doc = OpenDocument("file:///w.workflow.yaml", "a: 1\n", 1)
+    scheduler.now(doc)
+    await asyncio.sleep(0.05)
+    assert shown == [(1, True)] and passes == []
+    for version in (2, 3, 4):  # typing: each change within IDLE_S of the last result puts the pass off
+        doc.version, doc.text = version, f"a: {version}\n"
+        scheduler.changed(doc)
+        await asyncio.sleep(0.1)
+        assert passes == []
+    await asyncio.sleep(0.3)
+    assert len(passes) == 1  # idle now: one pass, not one per result
+    await asyncio.sleep(0.3)
+    assert len(passes) == 1
+    assert gc.isenabled()
+    await settle(scheduler)
