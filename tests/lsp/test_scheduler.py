@@ -156,3 +156,32 @@ async def test_the_full_collector_pass_waits_until_nothing_is_analysed(monkeypat
     assert len(passes) == 1
     assert gc.isenabled()
     await settle(scheduler)
+
+
+async def test_each_analysis_is_handed_the_documents_newest_one():
+    """A snapshot carries the document's newest analysis with the same settings (issue 24: a workflow's
+    keystroke re-reads only the status it is in), whether or not that one is still current; another
+    setting, or the document closed and opened again, starts from nothing."""
+    seen: list[tuple[int, object]] = []
+    setting = ["a"]
+
+    def compute(snap: Snapshot):
+        seen.append((snap.version, snap.previous))
+        return f"analysis of v{snap.version}", []
+
+    scheduler = Scheduler(compute, lambda d: (d.version, len(d.text), setting[0]), lambda r, c: None, lambda: 10.0)
+    doc = OpenDocument("file:///w.workflow.yaml", "a: 1\n", 1)
+    scheduler.now(doc)
+    await asyncio.sleep(0.05)
+    doc.version, doc.text = 2, "a: 2\n"
+    scheduler.changed(doc)
+    await scheduler.result(doc)
+    setting[0] = "b"
+    doc.version, doc.text = 3, "a: 3\n"
+    scheduler.now(doc)
+    await scheduler.result(doc)
+    scheduler.forget(doc.uri)
+    doc = OpenDocument("file:///w.workflow.yaml", "a: 4\n", 4)
+    scheduler.now(doc)
+    await settle(scheduler)
+    assert seen == [(1, None), (2, "analysis of v1"), (3, None), (4, None)]
