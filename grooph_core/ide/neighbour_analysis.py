@@ -74,12 +74,11 @@ def rules_of(kind: NeighbourKind):
 
 
 def read_text(text: str, kind: NeighbourKind, *, max_chars: int = MAX_CHARS, max_depth: int = MAX_DEPTH,
-              recover: bool = False, earlier: ParsedText | None = None) -> ParsedText:
+              recover: bool = False) -> ParsedText:
     """The kind's reader on the text (`recover`: read what it can of broken YAML, as the editor does).
     Its issues carry the pointer they are about in `at` (workflow.md §0 "The report"); of a JSON key
     written several times only the later copies are reported (§0)."""
-    return engine_read(reader_reading(text, kind, max_chars=max_chars, max_depth=max_depth, recover=recover,
-                                      earlier=earlier), kind)
+    return engine_read(reader_reading(text, kind, max_chars=max_chars, max_depth=max_depth, recover=recover), kind)
 
 
 def reader_reading(text: str, kind: NeighbourKind, *, max_chars: int = MAX_CHARS, max_depth: int = MAX_DEPTH,
@@ -154,9 +153,9 @@ def analyze_neighbour(text: str, kind: NeighbourKind, *, tolerant: bool = True, 
     this one reuse what the edit did not touch (`Carried`); the issues are the same either way."""
     # The reader and the rules build acyclic values; with the cycle collector paused they do not pay
     # for it re-walking the document's tree over and over (two thirds of the time at 1M characters).
-    carried = previous.carried if previous is not None and previous.neighbour is kind and tolerant else None
+    carried = previous.carried if previous is not None and previous.neighbour is kind else None
     with collector_paused():
-        return _analyze(text, kind, tolerant, max_chars, max_depth, carried)
+        return _analyze(text, kind, tolerant, max_chars, max_depth, carried if tolerant else None)
 
 
 def _analyze(text: str, kind: NeighbourKind, tolerant: bool, max_chars: int, max_depth: int,
@@ -179,7 +178,7 @@ def _analyze(text: str, kind: NeighbourKind, tolerant: bool, max_chars: int, max
         parsed = replace(parsed, problems=tuple(problems))
     reader_failed = any(p.severity == "error" for p in problems)
     if reader_failed and (parsed.value is None or not tolerant):  # the engine refuses the file as it reads it
-        return NeighbourAnalysis(text, kind, parsed, tuple(problems), carried=_carry(tolerant, base, serde))
+        return NeighbourAnalysis(text, kind, parsed, tuple(problems), carried=_carry(kind, tolerant, base, serde))
 
     def in_text_order(issues) -> list[Issue]:
         return sorted(issues, key=lambda i: issue_span(parsed, i))
@@ -202,12 +201,13 @@ def _analyze(text: str, kind: NeighbourKind, tolerant: bool, max_chars: int, max
         findings = [i for i in findings if not _echoes_a_cut(parsed, i, cuts, pkg.WHOLE_SHAPE_CODES)]
     if parsed.open_at_end:
         findings = _not_yet_written(parsed, kind, findings, cuts, pkg.WHOLE_SHAPE_CODES)
-    return NeighbourAnalysis(text, kind, parsed, tuple(problems + findings), carried=_carry(tolerant, base, serde, doc))
+    return NeighbourAnalysis(text, kind, parsed, tuple(problems + findings), carried=_carry(kind, tolerant, base, serde, doc))
 
 
-def _carry(tolerant: bool, base: ParsedText, serde=None, doc=None) -> Carried | None:
-    """What the editor's next analysis may reuse (the command line reads a text once: nothing)."""
-    return Carried(base, serde, doc) if tolerant else None
+def _carry(kind: NeighbourKind, tolerant: bool, base: ParsedText, serde=None, doc=None) -> Carried | None:
+    """What the editor's next analysis may reuse: of a YAML text, the one kind read incrementally (the
+    command line reads a text once; a JSON text is read whole each time: nothing)."""
+    return Carried(base, serde, doc) if tolerant and kind.syntax == "yaml" else None
 
 
 def _not_yet_written(parsed: ParsedText, kind: NeighbourKind, findings: list[Issue], cuts,
