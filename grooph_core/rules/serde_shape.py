@@ -153,10 +153,10 @@ class _Walk:
             return None
         seg = pointer_split(p[cut:])[0]
         if node.is_obj:
-            i = node.index.get(seg)
+            i = node.find(seg)
         else:
-            i = int(seg) if seg.isdigit() and int(seg) < len(node.scalars) else None
-        return None if i is None else node.scalars[i]
+            i = int(seg) if seg.isdigit() and int(seg) < node.count() else None
+        return None if i is None else node.scalar_at(i)
 
     def too_deep(self, v: Any, p: str, depth: int) -> bool:
         if isinstance(v, (dict, list)) and depth >= self.levels:
