@@ -777,6 +777,11 @@ class _Builder:
         # (text, plain, tag) -> (its Scalar, its value): equal scalars are one object, and so are their
         # texts (keys, status names, tags repeat: a 1M workflow's 100,000 scalars are 20,000)
         self.written: dict[tuple, tuple] = {}
+        # a collection of scalars only, by its keys and scalars (each one object, above) -> (its members,
+        # its value): equal ones share them (`{role: reviewer, session: reviewer}`, `[reviewer]` repeat;
+        # values are never mutated, as an alias shares its value); and a mapping's keys, one tuple
+        self.leaves: dict[tuple, tuple] = {}
+        self.names: dict[tuple, tuple] = {}
         self.code = offsets_code(len(text))
 
     def scalar_span(self, node: ScalarNode) -> Span:
@@ -848,6 +853,18 @@ class _Builder:
                     stack.append((kid, pointer + "/" + (pointer_escape(node.names[i]) if node.is_obj else str(i))))
         return out
 
+    def leaf(self, items: tuple, value, names: int) -> tuple:
+        """(items, value) of a collection, those of an equal one read before when it holds only scalars
+        (`names`: the id of its keys' tuple, 0 for a sequence)."""
+        for x in items:
+            if type(x) is not Scalar:
+                return items, value
+        key = (names, *map(id, items))
+        hit = self.leaves.get(key)
+        if hit is None:
+            hit = self.leaves[key] = (items, value)
+        return hit
+
     def close(self, node, done) -> tuple:
         flow = bool(node.flow_style)
         start = node.start_mark.index
@@ -886,7 +903,12 @@ class _Builder:
                 size += n
             end = node.end_mark.index if flow and node.end_mark is not None else last_end
             offsets[1] = end
-            y = make_node(True, array(self.code, offsets), tuple(names), tuple(items), lost, complex_keys)
+            names_t = tuple(names)
+            names_t = self.names.setdefault(names_t, names_t)
+            items_t = tuple(items)
+            if not lost and not complex_keys:
+                items_t, value = self.leaf(items_t, value, id(names_t))
+            y = make_node(True, array(self.code, offsets), names_t, items_t, lost, complex_keys)
             if copies:
                 self.copies[id(y)] = copies
         else:
@@ -900,7 +922,8 @@ class _Builder:
                 size += n
             end = node.end_mark.index if flow and node.end_mark is not None else last_end
             offsets[1] = end
-            y = YNode(False, array(self.code, offsets), (), tuple(items))
+            items_t, value = self.leaf(tuple(items), value, 0)
+            y = YNode(False, array(self.code, offsets), (), items_t)
         return value, y, (start, end), size, None
 
 
