@@ -95,7 +95,7 @@ class Scalar:
 
 class Spans:
     """A read-only view of a node's key or value spans, (start, end) tuples read out of the node's one
-    flat array of offsets (`YNode.spans`: 4 bytes an offset instead of a tuple of two ints, about 110;
+    flat array of offsets (`YNode.buf`: 4 bytes an offset instead of a tuple of two ints, about 110;
     issue 24). `first` is where member 0's span stands in it, `stride` the offsets a member takes."""
 
     __slots__ = ("_offsets", "_first", "_stride", "_n")
@@ -148,8 +148,9 @@ _STR_TAG = YAML_TAG + "str"
 class YNode:
     """One mapping or sequence of the text, compact (a 1M workflow has 31,000; issue 24):
 
-    - `spans`: one flat array of offsets, the node's start and end, then per member its key's start and
-      end and its value's (a mapping), or its value's (a sequence);
+    - `buf[at:]`: flat offsets, the node's start and end, then per member its key's start and end and
+      its value's (a mapping), or its value's (a sequence); `buf` is the whole reading's array (one for
+      all its nodes; a node `yaml_splice` builds has its own), `spans` a copy of the node's part;
     - `names`: the keys in text order (a tuple of strings; () for a sequence); a key written twice has a
       member per copy, and `find` gives its last copy (the one a map keeps, workflow.md §0);
     - `items`: per member its child collection (a `YNode`), or its scalar as written (a `Scalar`), or
@@ -159,27 +160,34 @@ class YNode:
 
     `kspans`, `vspans`, `kids`, `scalars` and `index` are views of these, for the reader's callers."""
 
-    __slots__ = ("is_obj", "spans", "names", "items", "_index")
+    __slots__ = ("is_obj", "buf", "at", "names", "items", "_index")
     lost: tuple | list = ()  # earlier copies of a duplicated key: (name, value, node, scalar)
     complex: tuple | list = ()  # keys that are a list or a mapping: (span, "sequence" | "map")
 
     # a mapping of more members than this keeps a dict from key to member; a smaller one is searched
     _INDEXED = 8
 
-    def __init__(self, is_obj: bool, spans: array, names: tuple, items: tuple, index: dict | None = None):
+    def __init__(self, is_obj: bool, buf: array, at: int, names: tuple, items: tuple, index: dict | None = None):
         self.is_obj = is_obj
-        self.spans = spans
+        self.buf = buf
+        self.at = at
         self.names = names
         self.items = items
         self._index = index if index is not None or len(names) <= self._INDEXED else _index_of(names)
 
     @property
     def start(self) -> int:
-        return self.spans[0]
+        return self.buf[self.at]
 
     @property
     def end(self) -> int:
-        return self.spans[1]
+        return self.buf[self.at + 1]
+
+    @property
+    def spans(self) -> array:
+        """The node's offsets (start, end, its members'), a copy."""
+        at = self.at
+        return self.buf[at:at + 2 + (4 if self.is_obj else 2) * len(self.items)]
 
     def count(self) -> int:
         return len(self.items)
@@ -197,12 +205,12 @@ class YNode:
         return names.index(name) if name in names else None  # no duplicate here: it would have an index
 
     def kspan(self, i: int) -> Span:
-        at = 2 + 4 * i
-        return self.spans[at], self.spans[at + 1]
+        at = self.at + 2 + 4 * i
+        return self.buf[at], self.buf[at + 1]
 
     def vspan(self, i: int) -> Span:
-        at = 4 + 4 * i if self.is_obj else 2 + 2 * i
-        return self.spans[at], self.spans[at + 1]
+        at = self.at + (4 + 4 * i if self.is_obj else 2 + 2 * i)
+        return self.buf[at], self.buf[at + 1]
 
     def kid(self, i: int):
         x = self.items[i]
@@ -214,15 +222,17 @@ class YNode:
 
     def starts(self) -> array:
         """The members' start offsets (their keys' in a mapping), for a bisection."""
-        return self.spans[2::4] if self.is_obj else self.spans[2::2]
+        at, n = self.at + 2, len(self.items)
+        return self.buf[at:at + 4 * n:4] if self.is_obj else self.buf[at:at + 2 * n:2]
 
     @property
     def kspans(self) -> Spans:
-        return Spans(self.spans, 2, 4, len(self.items) if self.is_obj else 0)
+        return Spans(self.buf, self.at + 2, 4, len(self.items) if self.is_obj else 0)
 
     @property
     def vspans(self) -> Spans:
-        return Spans(self.spans, 4, 4, len(self.items)) if self.is_obj else Spans(self.spans, 2, 2, len(self.items))
+        n = len(self.items)
+        return Spans(self.buf, self.at + 4, 4, n) if self.is_obj else Spans(self.buf, self.at + 2, 2, n)
 
     @property
     def kids(self) -> list:
@@ -248,11 +258,11 @@ def _index_of(names) -> dict[str, int]:
     return {n: i for i, n in enumerate(names)}
 
 
-def make_node(is_obj: bool, spans: array, names: tuple, items: tuple, lost=(), complex=()) -> YNode:
+def make_node(is_obj: bool, buf: array, at: int, names: tuple, items: tuple, lost=(), complex=()) -> YNode:
     """A `YNode`; with `lost` (a key written twice) it always keeps an index (`find` takes the last copy)."""
     if not lost and not complex:
-        return YNode(is_obj, spans, names, items)
-    node = _YNodeOdd(is_obj, spans, names, items, _index_of(names) if lost else None)
+        return YNode(is_obj, buf, at, names, items)
+    node = _YNodeOdd(is_obj, buf, at, names, items, _index_of(names) if lost else None)
     node.lost, node.complex = lost, complex
     return node
 
@@ -782,7 +792,7 @@ class _Builder:
         # values are never mutated, as an alias shares its value); and a mapping's keys, one tuple
         self.leaves: dict[tuple, tuple] = {}
         self.names: dict[tuple, tuple] = {}
-        self.code = offsets_code(len(text))
+        self.buf = array(offsets_code(len(text)))  # every node's offsets (YNode.buf)
 
     def scalar_span(self, node: ScalarNode) -> Span:
         s, e = node.start_mark.index, node.end_mark.index
@@ -908,7 +918,8 @@ class _Builder:
             items_t = tuple(items)
             if not lost and not complex_keys:
                 items_t, value = self.leaf(items_t, value, id(names_t))
-            y = make_node(True, array(self.code, offsets), names_t, items_t, lost, complex_keys)
+            y = make_node(True, self.buf, len(self.buf), names_t, items_t, lost, complex_keys)
+            self.buf.extend(offsets)
             if copies:
                 self.copies[id(y)] = copies
         else:
@@ -923,7 +934,8 @@ class _Builder:
             end = node.end_mark.index if flow and node.end_mark is not None else last_end
             offsets[1] = end
             items_t, value = self.leaf(tuple(items), value, 0)
-            y = YNode(False, array(self.code, offsets), (), items_t)
+            y = YNode(False, self.buf, len(self.buf), (), items_t)
+            self.buf.extend(offsets)
         return value, y, (start, end), size, None
 
 

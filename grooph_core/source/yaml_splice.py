@@ -249,11 +249,11 @@ def spliced(prev: ParsedText, text: str, read_piece) -> ParsedText | None:
     spans[0] = spans[2]  # a block mapping starts at its first key
     end = spans[-1] if last else group.end + d
     spans[1] = max(end, spans[-3])
-    g = YNode(True, spans, names, items, None if renamed else group._index)
+    g = YNode(True, spans, 0, names, items, None if renamed else group._index)
 
     rspans = _spans_with(root.spans, i, (*root.kspan(i), g.start, g.end), d)
     rspans[1] = root.end + d if i + 1 < len(root.names) else max(g.end, rspans[-3])
-    r = YNode(True, rspans, root.names, (*root.items[:i], g, *(moved(x, d) for x in root.items[i + 1:])),
+    r = YNode(True, rspans, 0, root.names, (*root.items[:i], g, *(moved(x, d) for x in root.items[i + 1:])),
               root._index)
 
     gname = root.names[i]
