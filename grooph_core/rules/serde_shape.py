@@ -104,7 +104,8 @@ _UNSEEN = object()
 class _Walk:
     """One reading of a value into a model, as serde does it (workflow.md §0, §2, board.md §2): the
     issues (`out`), the value as the engine holds it (what `check` returns: a string read from a YAML
-    scalar is its text), and the pointers of the mappings read as structs (`structs`)."""
+    scalar is its text), and the pointers of the mappings read as structs (`structs`: None where no key
+    is written twice, the one thing they are read for: `engine_problems`)."""
 
     def __init__(self, code: str, written=None, yaml: bool = False, node_at=None):
         self.code = code
@@ -113,12 +114,15 @@ class _Walk:
         self.written = written  # pointer -> serde_scalars-relevant Scalar of a YAML text, or None
         self.yaml = yaml
         self.levels = YAML_LEVELS if yaml else JSON_LEVELS
-        self.structs: dict[str, ObjectType] = {}
+        self.structs: dict[str, ObjectType] | None = {}
         self.ignored: list[str] = []  # values of unknown keys: serde skips them unread
         self.node_at = node_at  # pointer -> the YAML text's node there (its scalars, its keys that are collections)
         self._nodes: dict[str, Any] = {}
-        self.reused: dict[str, "EntryReading"] = {}  # an earlier version's readings of top-level map entries
-        self.entries: dict[str, "EntryReading"] | None = None  # this reading's, when they may be reused later
+        # an earlier version's readings of top-level map entries, and this reading's when they may be
+        # reused later: map pointer -> entry name -> `EntryReading`, or the entry's value itself when
+        # it read clean as it is (no issue, nothing ignored)
+        self.reused: dict[str, dict[str, Any]] = {}
+        self.entries: dict[str, dict[str, Any]] | None = None
 
     def add(self, pointer: str, message: str, *, on_key: bool = False, at: str | None = None, **facts) -> None:
         self.out.append(make(self.code, message, (pointer if at is None else at,), (pointer,), on_key=on_key,
@@ -153,10 +157,10 @@ class _Walk:
             return None
         seg = pointer_split(p[cut:])[0]
         if node.is_obj:
-            i = node.index.get(seg)
+            i = node.find(seg)
         else:
-            i = int(seg) if seg.isdigit() and int(seg) < len(node.scalars) else None
-        return None if i is None else node.scalars[i]
+            i = int(seg) if seg.isdigit() and int(seg) < node.count() else None
+        return None if i is None else node.scalar_at(i)
 
     def too_deep(self, v: Any, p: str, depth: int) -> bool:
         if isinstance(v, (dict, list)) and depth >= self.levels:
@@ -211,7 +215,9 @@ class _Walk:
                 return v
             self.complex_keys(p, "a string")
             if depth == 2 and self.entries is not None:  # a top-level map (statuses, roles …): entry by entry
-                read = {k: self.entry(t.value, x, pointer_join(p, k), k, depth + 1, flat) for k, x in v.items()}
+                self.entries[p] = {}
+                was = self.reused.get(p, {})
+                read = {k: self.entry(t.value, x, p, k, depth + 1, flat, was.get(k, _UNSEEN)) for k, x in v.items()}
             else:
                 read = {k: self.check(t.value, x, pointer_join(p, k), k, depth + 1, flat) for k, x in v.items()}
             for k in v:
@@ -233,8 +239,8 @@ class _Walk:
         inner = _Walk(self.code, written, self.yaml)
         inner.lost_copies = self.lost_copies
         inner.check(t, value, p, name, depth)
-        for q, struct in inner.structs.items():  # a field written twice in it is refused too
-            self.structs.setdefault(q, struct)
+        for q, struct in inner.structs.items() if self.structs is not None else ():  # a field written twice
+            self.structs.setdefault(q, struct)  # in it is refused too
         for i in inner.out:
             self.out.append(make(self.code, i.message + " (in an earlier copy of this key, which the engine also "
                                  "reads)", i.at, i.pointers, on_key=i.on_key, facts=i.facts))
@@ -335,7 +341,8 @@ class _Walk:
                 self.add(p, f"{name}: expected a mapping ({t.title}), got {self.found(p, v)}", problem=_type_or_null(v),
                          expected="object")
                 return v
-        self.structs[p] = t
+        if self.structs is not None:
+            self.structs[p] = t
         self.complex_keys(p, "field identifier")
         for n, f in enumerate(t.fields):
             if f.required and f.name not in v:
@@ -366,22 +373,28 @@ class _Walk:
                 read[k] = self.first_copy(f, lost[0], kp, k, depth + 1)
         return _same_or(v, read)
 
-    def entry(self, t: TypeDesc, x: Any, p: str, name: str, depth: int, flat: bool) -> Any:
-        """`check` of one entry of a top-level map, reusing an earlier version's reading of it when the
-        entry is the very same value (`is`: the incremental reader keeps every entry it did not re-read,
-        with its source-map node; issue 24). Its reading depends on nothing else: the pointer names the
-        type, the depth and the entry's name, and the entry's scalars are its node's."""
-        was = self.reused.get(p)
-        if was is not None and was.value is x:
-            self.out += was.issues
-            self.ignored += was.ignored
-            self.entries[p] = was  # type: ignore[index]
-            return was.read
-        said, skipped = len(self.out), len(self.ignored)
-        read = self.check(t, x, p, name, depth, flat)
-        out = tuple(self.out[said:])
-        if not any(i.span is not None for i in out):  # a span would move with the text
-            self.entries[p] = EntryReading(x, read, out, tuple(self.ignored[skipped:]))  # type: ignore[index]
+    def entry(self, t: TypeDesc, x: Any, holder: str, name: str, depth: int, flat: bool, was: Any) -> Any:
+        """`check` of the entry `name` of the top-level map at `holder`, reusing an earlier version's
+        reading of it (`was`) when the entry is the very same value (`is`: the incremental reader keeps
+        every entry it did not re-read, with its source-map node; issue 24). Its reading depends on
+        nothing else: the pointer names the type, the depth and the entry's name, and the entry's
+        scalars are its node's. (No key is written twice here: `structs` are not kept.)"""
+        if was is x:  # read clean as it was
+            read, out, ignored = x, (), ()
+        elif type(was) is EntryReading and was.value is x:
+            read, out, ignored = was.read, was.issues, was.ignored
+        else:
+            saved = self.out, self.ignored
+            self.out, self.ignored = [], []
+            try:
+                read = self.check(t, x, pointer_join(holder, name), name, depth, flat)
+            finally:
+                out, ignored = tuple(self.out), tuple(self.ignored)
+                self.out, self.ignored = saved
+        self.out += out
+        self.ignored += ignored
+        if not any(i.span is not None for i in out):  # a span would move
+            self.entries[holder][name] = x if read is x and not out and not ignored else EntryReading(x, read, out, ignored)
         return read
 
     def first_copy(self, f, lost: tuple, p: str, name: str, depth: int) -> Any:
@@ -475,10 +488,11 @@ def _same_or(v, read):
     return v if len(v) == len(read) else read
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class EntryReading:
     """The reading of one entry of a top-level map (a status, a role …), kept with the analysis so the
-    next version's reading can take it as it is when the entry did not change (`_Walk.entry`)."""
+    next version's reading can take it as it is when the entry did not change (`_Walk.entry`); an
+    entry read clean as it is is kept as its value alone."""
 
     value: Any
     read: Any
@@ -573,14 +587,14 @@ def shape_issues(value: Any, root: ObjectType, code: str) -> list[Issue]:
 class SerdeReading:
     """What serde makes of a document: the structural `issues`, the `value` as the engine holds it (a
     string read from a YAML scalar is its text, workflow.md §2), the pointers of the mappings it reads as
-    structs (a key written twice there is refused: `engine_problems`; complete where the text has a key
-    written twice, the only time it is asked: an entry taken from an earlier reading adds none)."""
+    structs (a key written twice there is refused: `engine_problems`; kept only where a key is written
+    twice, the one time it is asked)."""
 
     issues: list[Issue]
     value: Any
     structs: dict[str, ObjectType]
     ignored: tuple[str, ...] = ()
-    entries: dict[str, EntryReading] | None = None  # the top-level map entries' readings (`serde_read`'s `reuse`)
+    entries: dict[str, dict[str, Any]] | None = None  # the top-level map entries' readings (`serde_read`'s `reuse`)
 
     def is_ignored(self, pointer: str) -> bool:
         """True when serde skips the value at `pointer` unread (it stands under an unknown key)."""
@@ -598,6 +612,7 @@ def serde_read(value: Any, root: ObjectType, code: str, parsed=None, reuse: Serd
     w = _Walk(code, sm.scalar if yaml else None, yaml, sm.node if yaml else None)
     if yaml and not any(p.code == "W_DUPLICATE_KEY" for p in parsed.problems):  # what yaml_splice may splice
         w.entries = {}
+        w.structs = None  # no key is written twice: nothing asks which mappings are structs
         if reuse is not None and reuse.entries:
             w.reused = reuse.entries
     if parsed is not None and not yaml:
@@ -614,7 +629,7 @@ def serde_read(value: Any, root: ObjectType, code: str, parsed=None, reuse: Serd
               problem="type", expected="object")
         return SerdeReading(w.out, value, {})
     read = w.object(root, value, "", root.title, 1)
-    return SerdeReading(w.out, read, w.structs, tuple(w.ignored), w.entries)
+    return SerdeReading(w.out, read, w.structs if w.structs is not None else {}, tuple(w.ignored), w.entries)
 
 
 def _lost_copies(parsed, yaml: bool):

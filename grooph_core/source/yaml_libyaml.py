@@ -25,10 +25,22 @@ except ImportError:  # PyYAML without libyaml: ruamel.yaml reads everything
     CBaseLoader = None
 
 _TAG = "tag:yaml.org,2002:"
+_STR_TAG = _TAG + "str"
 # Texts this path leaves to ruamel: directives (`%YAML 1.1` changes nothing for serde, but libyaml and
 # ruamel disagree on which versions they accept) and byte-order marks.
 _DIRECTIVE = re.compile(r"(?:^|[\r\n])%")
 _ODD_BREAKS = "\x85\u2028\u2029"
+
+
+_TAGS: dict[str, str] = {}
+
+
+def _tag(name: str) -> str:
+    """The core-schema tag of this name, one string for every scalar of it."""
+    tag = _TAGS.get(name)
+    if tag is None:
+        tag = _TAGS[name] = _TAG + name
+    return tag
 
 
 class Node:
@@ -106,6 +118,7 @@ def _compose(text: str, max_depth: int, resolve_plain):
         if not isinstance(event, DocumentStartEvent):
             return None
         anchors: dict = {}
+        plain_tags: dict[str, str] = {}  # a plain scalar's text -> its tag (one string per tag, not per scalar)
         stack: list[Node] = []  # open collections
         keys: list = []  # per open mapping: the pending key node (None when the next scalar is a key)
         root = None
@@ -139,7 +152,12 @@ def _compose(text: str, max_depth: int, resolve_plain):
                     # indented follow up line than first"); ruamel decides
                     raise _Differs
                 if tag is None or tag == "!":
-                    tag = _TAG + (resolve_plain(event.value) if style is None and event.implicit[0] else "str")
+                    if style is None and event.implicit[0]:  # a plain scalar's tag, asked once per text
+                        tag = plain_tags.get(event.value)
+                        if tag is None:
+                            tag = plain_tags[event.value] = _tag(resolve_plain(event.value))
+                    else:
+                        tag = _STR_TAG
                 node = Node("scalar", tag, event.value, style, None, start_mark, end_mark)
                 if event.anchor is not None:
                     anchors[event.anchor] = node

@@ -83,7 +83,7 @@ _INDEX = re.compile(r"(?:0|[1-9][0-9]*)\Z")
 _TAG = YAML_TAG
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Scalar:
     """A scalar as written, for the engine's reading of it (serde_scalars): its `text` (a quoted one
     unquoted), whether it is `plain`, and its `tag` (resolved for an untagged one; `!x` as written)."""
@@ -94,37 +94,41 @@ class Scalar:
 
 
 class Spans:
-    """The (start, end) spans of a node's members, kept as one flat array of offsets and read back as
-    tuples: 16 bytes a span instead of a tuple of two ints (about 110), which was most of what a
-    1M workflow's source map held (issue 24: 33.7 MB for a 1 MB text)."""
+    """A read-only view of a node's key or value spans, (start, end) tuples read out of the node's one
+    flat array of offsets (`YNode.buf`: 4 bytes an offset instead of a tuple of two ints, about 110;
+    issue 24). `first` is where member 0's span stands in it, `stride` the offsets a member takes."""
 
-    __slots__ = ("_offsets",)
+    __slots__ = ("_offsets", "_first", "_stride", "_n")
 
-    def __init__(self) -> None:
-        self._offsets = array("q")
-
-    def append(self, span: Span) -> None:
-        self._offsets.extend(span)
+    def __init__(self, offsets: array, first: int, stride: int, n: int) -> None:
+        self._offsets = offsets
+        self._first = first
+        self._stride = stride
+        self._n = n
 
     def __len__(self) -> int:
-        return len(self._offsets) >> 1
+        return self._n
 
     def __getitem__(self, i: int) -> Span:
-        n = len(self._offsets) >> 1
+        n = self._n
         if i < 0:
             i += n
         if not 0 <= i < n:
             raise IndexError(i)
-        return self._offsets[2 * i], self._offsets[2 * i + 1]
+        at = self._first + self._stride * i
+        return self._offsets[at], self._offsets[at + 1]
 
     def __iter__(self):
-        return zip(self._offsets[0::2], self._offsets[1::2])
+        a = self._first
+        end = a + self._stride * self._n
+        return zip(self._offsets[a:end:self._stride], self._offsets[a + 1:end:self._stride])
 
     def starts(self) -> array:
-        return self._offsets[0::2]
+        a = self._first
+        return self._offsets[a:a + self._stride * self._n:self._stride]
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Spans) and self._offsets == other._offsets
+        return list(self) == list(other) if hasattr(other, "starts") else NotImplemented
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -132,30 +136,135 @@ class Spans:
         return f"Spans({list(self)})"
 
 
+def offsets_code(length: int) -> str:
+    """The array type of a text's offsets: 4 bytes while they fit (every text the editor or the command
+    line reads: 5M and 64 MiB characters at most)."""
+    return "i" if length < 2**31 else "q"
+
+
+_STR_TAG = YAML_TAG + "str"
+
+
 class YNode:
-    """One mapping or sequence of the text: its span and its members (keys, key spans, value spans,
-    child collections, `scalars`: each scalar member as written, None for a collection) in text order;
-    `index` maps a key to its last copy (the one a map keeps, workflow.md §0). The spans are flat
-    arrays (`Spans`, issue 24)."""
+    """One mapping or sequence of the text, compact (a 1M workflow has 31,000; issue 24):
 
-    __slots__ = ("is_obj", "start", "end", "names", "kspans", "vspans", "kids", "index", "scalars", "lost", "complex")
+    - `buf[at:]`: flat offsets, the node's start and end, then per member its key's start and end and
+      its value's (a mapping), or its value's (a sequence); `buf` is the whole reading's array (one for
+      all its nodes; a node `yaml_splice` builds has its own), `spans` a copy of the node's part;
+    - `names`: the keys in text order (a tuple of strings; () for a sequence); a key written twice has a
+      member per copy, and `find` gives its last copy (the one a map keeps, workflow.md §0);
+    - `items`: per member its child collection (a `YNode`), or its scalar as written (a `Scalar`), or
+      None (a recursive alias);
+    - `lost` and `complex` (earlier copies of a duplicated key, keys that are collections): () but on
+      the rare node that has them (`_YNodeOdd`).
 
-    def __init__(self, is_obj: bool, start: int, end: int):
+    `kspans`, `vspans`, `kids`, `scalars` and `index` are views of these, for the reader's callers."""
+
+    __slots__ = ("is_obj", "buf", "at", "names", "items", "_index")
+    lost: tuple | list = ()  # earlier copies of a duplicated key: (name, value, node, scalar)
+    complex: tuple | list = ()  # keys that are a list or a mapping: (span, "sequence" | "map")
+
+    # a mapping of more members than this keeps a dict from key to member; a smaller one is searched
+    _INDEXED = 8
+
+    def __init__(self, is_obj: bool, buf: array, at: int, names: tuple, items: tuple, index: dict | None = None):
         self.is_obj = is_obj
-        self.start = start
-        self.end = end
-        self.names: list[str] = []
-        self.kspans = Spans()
-        self.vspans = Spans()
-        self.kids: list[YNode | None] = []
-        self.index: dict[str, int] = {}
-        self.scalars: list[Scalar | None] = []
-        self.lost: list[tuple] = []  # earlier copies of a duplicated key: (name, value, node, scalar)
-        self.complex: list[tuple[Span, str]] = []  # keys that are a list or a mapping: (span, "sequence" | "map")
+        self.buf = buf
+        self.at = at
+        self.names = names
+        self.items = items
+        self._index = index if index is not None or len(names) <= self._INDEXED else _index_of(names)
+
+    @property
+    def start(self) -> int:
+        return self.buf[self.at]
+
+    @property
+    def end(self) -> int:
+        return self.buf[self.at + 1]
+
+    @property
+    def spans(self) -> array:
+        """The node's offsets (start, end, its members'), a copy."""
+        at = self.at
+        return self.buf[at:at + 2 + (4 if self.is_obj else 2) * len(self.items)]
+
+    def count(self) -> int:
+        return len(self.items)
 
     def key(self, i: int) -> str:
         """The key of a mapping's member `i` (a duplicated key has a member per copy)."""
         return self.names[i]
+
+    def find(self, name: str) -> int | None:
+        """The member of a mapping's key (its last copy), or None."""
+        index = self._index
+        if index is not None:
+            return index.get(name)
+        names = self.names
+        return names.index(name) if name in names else None  # no duplicate here: it would have an index
+
+    def kspan(self, i: int) -> Span:
+        at = self.at + 2 + 4 * i
+        return self.buf[at], self.buf[at + 1]
+
+    def vspan(self, i: int) -> Span:
+        at = self.at + (4 + 4 * i if self.is_obj else 2 + 2 * i)
+        return self.buf[at], self.buf[at + 1]
+
+    def kid(self, i: int):
+        x = self.items[i]
+        return None if x is None or type(x) is Scalar else x
+
+    def scalar_at(self, i: int) -> Scalar | None:
+        x = self.items[i]
+        return x if type(x) is Scalar else None
+
+    def starts(self) -> array:
+        """The members' start offsets (their keys' in a mapping), for a bisection."""
+        at, n = self.at + 2, len(self.items)
+        return self.buf[at:at + 4 * n:4] if self.is_obj else self.buf[at:at + 2 * n:2]
+
+    @property
+    def kspans(self) -> Spans:
+        return Spans(self.buf, self.at + 2, 4, len(self.items) if self.is_obj else 0)
+
+    @property
+    def vspans(self) -> Spans:
+        n = len(self.items)
+        return Spans(self.buf, self.at + 4, 4, n) if self.is_obj else Spans(self.buf, self.at + 2, 2, n)
+
+    @property
+    def kids(self) -> list:
+        return [None if x is None or type(x) is Scalar else x for x in self.items]
+
+    @property
+    def scalars(self) -> list:
+        return [x if type(x) is Scalar else None for x in self.items]
+
+    @property
+    def index(self) -> dict[str, int]:
+        return self._index if self._index is not None else _index_of(self.names)
+
+
+class _YNodeOdd(YNode):
+    """A node with earlier copies of a key or keys that are collections (rare: they are kept apart)."""
+
+    __slots__ = ("lost", "complex")
+
+
+def _index_of(names) -> dict[str, int]:
+    """key -> its last copy's member."""
+    return {n: i for i, n in enumerate(names)}
+
+
+def make_node(is_obj: bool, buf: array, at: int, names: tuple, items: tuple, lost=(), complex=()) -> YNode:
+    """A `YNode`; with `lost` (a key written twice) it always keeps an index (`find` takes the last copy)."""
+    if not lost and not complex:
+        return YNode(is_obj, buf, at, names, items)
+    node = _YNodeOdd(is_obj, buf, at, names, items, _index_of(names) if lost else None)
+    node.lost, node.complex = lost, complex
+    return node
 
 
 class YamlSourceMap:
@@ -174,7 +283,7 @@ class YamlSourceMap:
         if hit is None:
             return None
         node, i = hit
-        return self._root_span if node is None else node.vspans[i]
+        return self._root_span if node is None else node.vspan(i)
 
     def key_span(self, pointer: str) -> Span | None:
         """The span of the key of the mapping member at `pointer`; None for the root, list items and
@@ -182,16 +291,16 @@ class YamlSourceMap:
         hit = self._find(pointer)
         if hit is None or hit[0] is None or not hit[0].is_obj:
             return None
-        return hit[0].kspans[hit[1]]
+        return hit[0].kspan(hit[1])
 
     span = SourceMap.span  # its key when `on_key` (falling back to the value), else its value
 
     def first_key_span(self, pointer: str) -> Span | None:
         """The span of the first key of the mapping at `pointer`, or None when it has none."""
         node = self.node(pointer)
-        if node is None or not node.is_obj or not node.kspans:
+        if node is None or not node.is_obj or not node.names:
             return None
-        return node.kspans[0]
+        return node.kspan(0)
 
     def scalar(self, pointer: str) -> Scalar | None:
         """How the scalar at a pointer was written (its text, style and tag), or None for a collection
@@ -199,14 +308,14 @@ class YamlSourceMap:
         hit = self._find(pointer)
         if hit is None or hit[0] is None:
             return None
-        return hit[0].scalars[hit[1]]
+        return hit[0].scalar_at(hit[1])
 
     def node(self, pointer: str) -> YNode | None:
         """The node at a pointer (its key and value spans, its members), or None where the text has none."""
         if pointer == "":
             return self._root
         hit = self._find(pointer)
-        return None if hit is None or hit[0] is None else hit[0].kids[hit[1]]
+        return None if hit is None or hit[0] is None else hit[0].kid(hit[1])
 
     def _find(self, pointer: str):
         """(container, member index) of a pointer; (None, None) for the root; None if absent."""
@@ -222,14 +331,14 @@ class YamlSourceMap:
             if node is None:
                 return None
             if node.is_obj:
-                i = node.index.get(seg)
+                i = node.find(seg)
             else:
-                i = int(seg) if _INDEX.match(seg) and int(seg) < len(node.vspans) else None
+                i = int(seg) if _INDEX.match(seg) and int(seg) < node.count() else None
             if i is None:
                 return None
             if k == len(segments) - 1:
                 return node, i
-            node = node.kids[i]
+            node = node.kid(i)
         return None
 
     # -- offsets -> pointers -----------------------------------------------------------------
@@ -244,12 +353,13 @@ class YamlSourceMap:
                 break
             child = pointer + "/" + (pointer_escape(node.key(i)) if node.is_obj else str(i))
             if node.is_obj:
-                ks = node.kspans[i]
-                if ks[0] <= offset <= ks[1] and not (offset == ks[1] and node.vspans[i][0] <= offset < node.vspans[i][1]):
+                ks = node.kspan(i)
+                vs = node.vspan(i)
+                if ks[0] <= offset <= ks[1] and not (offset == ks[1] and vs[0] <= offset < vs[1]):
                     return child, "key"
-            vs = node.vspans[i]
+            vs = node.vspan(i)
             if vs[0] <= offset <= vs[1]:
-                kid = node.kids[i]
+                kid = node.kid(i)
                 if kid is None:
                     return child, "value"
                 node, pointer = kid, child
@@ -267,7 +377,7 @@ class YamlSourceMap:
             i = self._member_at(node, offset)
             if i is None:
                 return found
-            kid = node.kids[i]
+            kid = node.kid(i)
             if kid is None or not kid.start <= offset <= kid.end:
                 return found
             pointer += "/" + (pointer_escape(node.key(i)) if node.is_obj else str(i))
@@ -277,8 +387,7 @@ class YamlSourceMap:
 
     @staticmethod
     def _member_at(node: YNode, offset: int) -> int | None:
-        starts = (node.kspans if node.is_obj else node.vspans).starts()
-        i = bisect_right(starts, offset) - 1
+        i = bisect_right(node.starts(), offset) - 1
         return i if i >= 0 else None
 
 
@@ -339,12 +448,12 @@ def _open_at_end(text: str, root: YNode | None) -> tuple[str, ...]:
     text whose last line stands at the top level, or ends in a closed flow collection, ends inside none."""
     chain: list[str] = []
     node, pointer = root, ""
-    while node is not None and node.vspans and text[node.start:node.start + 1] not in ("{", "["):
-        kid = node.kids[-1]
-        if kid is None or text[kid.start:kid.start + 1] in ("{", "[") or not kid.vspans:
+    while node is not None and node.count() and text[node.start:node.start + 1] not in ("{", "["):
+        kid = node.kid(node.count() - 1)
+        if kid is None or text[kid.start:kid.start + 1] in ("{", "[") or not kid.count():
             break
         chain.append(pointer)
-        pointer += "/" + (pointer_escape(node.names[-1]) if node.is_obj else str(len(node.vspans) - 1))
+        pointer += "/" + (pointer_escape(node.names[-1]) if node.is_obj else str(node.count() - 1))
         node = kid
     if chain:
         chain.append(pointer)
@@ -675,6 +784,15 @@ class _Builder:
         self.problems: list[Issue] = []
         self.too_many = False
         self.copies: dict[int, dict[str, list[Span]]] = {}  # id(YNode) -> key -> its copies' key spans
+        # (text, plain, tag) -> (its Scalar, its value): equal scalars are one object, and so are their
+        # texts (keys, status names, tags repeat: a 1M workflow's 100,000 scalars are 20,000)
+        self.written: dict[tuple, tuple] = {}
+        # a collection of scalars only, by its keys and scalars (each one object, above) -> (its members,
+        # its value): equal ones share them (`{role: reviewer, session: reviewer}`, `[reviewer]` repeat;
+        # values are never mutated, as an alias shares its value); and a mapping's keys, one tuple
+        self.leaves: dict[tuple, tuple] = {}
+        self.names: dict[tuple, tuple] = {}
+        self.buf = array(offsets_code(len(text)))  # every node's offsets (YNode.buf)
 
     def scalar_span(self, node: ScalarNode) -> Span:
         s, e = node.start_mark.index, node.end_mark.index
@@ -699,8 +817,12 @@ class _Builder:
                     done[key] = (None, None, (s, s), 1, None)
                     continue
                 if node.id == "scalar":
-                    written = Scalar(node.value, node.style is None, str(node.tag))
-                    done[key] = (_scalar_value(node), None, self.scalar_span(node), 1, written)
+                    k = (node.value, node.style is None, str(node.tag))
+                    hit = self.written.get(k)
+                    if hit is None:
+                        text, plain, tag = k
+                        hit = self.written[k] = (Scalar(text, plain, tag), _scalar_value(tag, text))
+                    done[key] = (hit[1], None, self.scalar_span(node), 1, hit[0])
                     continue
                 on_path.add(key)
                 stack.append((node, True))
@@ -735,41 +857,69 @@ class _Builder:
             seen.add(id(node))
             for name, spans in self.copies.get(id(node), {}).items():
                 out += _duplicate_key_issues(self.text, name, spans, pointer + "/" + pointer_escape(name))
-            for i, kid in enumerate(node.kids):
+            for i in range(node.count()):
+                kid = node.kid(i)
                 if kid is not None:
                     stack.append((kid, pointer + "/" + (pointer_escape(node.names[i]) if node.is_obj else str(i))))
         return out
+
+    def leaf(self, items: tuple, value, names: int) -> tuple:
+        """(items, value) of a collection, those of an equal one read before when it holds only scalars
+        (`names`: the id of its keys' tuple, 0 for a sequence)."""
+        for x in items:
+            if type(x) is not Scalar:
+                return items, value
+        key = (names, *map(id, items))
+        hit = self.leaves.get(key)
+        if hit is None:
+            hit = self.leaves[key] = (items, value)
+        return hit
 
     def close(self, node, done) -> tuple:
         flow = bool(node.flow_style)
         start = node.start_mark.index
         is_obj = node.id == "mapping"
-        y = YNode(is_obj, start, start)
+        offsets = [start, start]  # the node's start and end, then its members' (YNode.spans)
+        items: list = []
         size = 1
         last_end = start
         if is_obj:
             value: object = {}
+            names: list[str] = []
+            index: dict[str, int] = {}
             copies: dict[str, list[Span]] = {}
+            lost: list[tuple] = []
+            complex_keys: list[tuple[Span, str]] = []
             for knode, vnode in node.value:
-                ks = done[id(knode)][2] if id(knode) in done else self.scalar_span(knode)
+                kdone = done.get(id(knode))
+                ks = kdone[2] if kdone is not None else self.scalar_span(knode)
                 v, kid, vs, n, written = done[id(vnode)]
                 last_end = max(last_end, ks[1], vs[1])
                 if knode.id != "scalar":
-                    y.complex.append((ks, "map" if knode.id == "mapping" else "sequence"))
+                    complex_keys.append((ks, "map" if knode.id == "mapping" else "sequence"))
                     continue
-                name = knode.value
-                if name in y.index:  # the later copy wins (a map); a struct refuses it (rules/serde_shape)
-                    copies.setdefault(name, [y.kspans[y.index[name]]]).append(ks)
-                    j = y.index[name]
-                    y.lost.append((name, value.pop(name), y.kids[j], y.scalars[j]))  # type: ignore[attr-defined]
-                y.index[name] = len(y.names)
-                y.names.append(name)
-                y.kspans.append(ks)
-                y.vspans.append(vs)
-                y.kids.append(kid)
-                y.scalars.append(written)
+                name = kdone[4].text if kdone is not None and kdone[4] is not None else knode.value
+                j = index.get(name)
+                if j is not None:  # the later copy wins (a map); a struct refuses it (rules/serde_shape)
+                    copies.setdefault(name, [(offsets[2 + 4 * j], offsets[3 + 4 * j])]).append(ks)
+                    x = items[j]
+                    lost.append((name, value.pop(name), x if type(x) is YNode or type(x) is _YNodeOdd else None,  # type: ignore[attr-defined]
+                                 x if type(x) is Scalar else None))
+                index[name] = len(names)
+                names.append(name)
+                offsets += (ks[0], ks[1], vs[0], vs[1])
+                items.append(written if kid is None else kid)
                 value[name] = v  # type: ignore[index]
                 size += n
+            end = node.end_mark.index if flow and node.end_mark is not None else last_end
+            offsets[1] = end
+            names_t = tuple(names)
+            names_t = self.names.setdefault(names_t, names_t)
+            items_t = tuple(items)
+            if not lost and not complex_keys:
+                items_t, value = self.leaf(items_t, value, id(names_t))
+            y = make_node(True, self.buf, len(self.buf), names_t, items_t, lost, complex_keys)
+            self.buf.extend(offsets)
             if copies:
                 self.copies[id(y)] = copies
         else:
@@ -777,13 +927,15 @@ class _Builder:
             for vnode in node.value:
                 v, kid, vs, n, written = done[id(vnode)]
                 last_end = max(last_end, vs[1])
-                y.vspans.append(vs)
-                y.kids.append(kid)
-                y.scalars.append(written)
+                offsets += vs
+                items.append(written if kid is None else kid)
                 value.append(v)  # type: ignore[union-attr]
                 size += n
-        end = node.end_mark.index if flow and node.end_mark is not None else last_end
-        y.end = end
+            end = node.end_mark.index if flow and node.end_mark is not None else last_end
+            offsets[1] = end
+            items_t, value = self.leaf(tuple(items), value, 0)
+            y = YNode(False, self.buf, len(self.buf), (), items_t)
+            self.buf.extend(offsets)
         return value, y, (start, end), size, None
 
 
@@ -809,12 +961,11 @@ def _duplicate_key_issues(text: str, name: str, spans: list[Span], pointer: str)
     return out
 
 
-def _scalar_value(node: ScalarNode) -> object:
+def _scalar_value(tag: str, text: str) -> object:
     """A scalar's value as the engine resolves it where it reads a JSON value (serde_scalars): by its core
     tag (an untagged plain one resolved); the text for a string, a custom tag, or a text its core tag
     does not read (the structural check refuses those where a value is read)."""
-    tag = str(node.tag)
     if not tag.startswith(_TAG):
-        return node.value
-    found = resolve_tagged(tag, node.value)
-    return node.value if found is None else found[1]
+        return text
+    found = resolve_tagged(tag, text)
+    return text if found is None else found[1]

@@ -28,6 +28,7 @@ from array import array
 from bisect import bisect_right
 
 from grooph_core.source.json_reader import ParsedText
+from grooph_core.source.yaml_reader import Scalar, YamlSourceMap, YNode, _open_at_end, offsets_code
 
 Span = tuple[int, int]
 
@@ -82,28 +83,6 @@ class ShiftedSpans:
     __hash__ = None  # type: ignore[assignment]
 
 
-class ShiftedKids:
-    """A node's child nodes seen `d` characters later (a read-only list)."""
-
-    __slots__ = ("_kids", "_d")
-
-    def __init__(self, kids, d: int) -> None:
-        self._kids = kids
-        self._d = d
-
-    def __len__(self) -> int:
-        return len(self._kids)
-
-    def __getitem__(self, i):
-        if isinstance(i, slice):
-            return [shifted(k, self._d) for k in self._kids[i]]
-        return shifted(self._kids[i], self._d)
-
-    def __iter__(self):
-        d = self._d
-        return (shifted(k, d) for k in self._kids)
-
-
 class ShiftedNode:
     """A `YNode` of an earlier version seen `d` characters later: the members after an edit keep their
     nodes (what a 1M text's keystroke would otherwise copy: 31,000 nodes, about 120 ms)."""
@@ -119,10 +98,22 @@ class ShiftedNode:
     end = property(lambda self: self.base.end + self.d)
     names = property(lambda self: self.base.names)
     index = property(lambda self: self.base.index)
+    _index = property(lambda self: self.base._index)
     scalars = property(lambda self: self.base.scalars)
     kspans = property(lambda self: ShiftedSpans(self.base.kspans, self.d))
     vspans = property(lambda self: ShiftedSpans(self.base.vspans, self.d))
-    kids = property(lambda self: ShiftedKids(self.base.kids, self.d))
+    kids = property(lambda self: [shifted(k, self.d) for k in self.base.kids])
+
+    @property
+    def spans(self) -> array:
+        d = self.d
+        spans = self.base.spans
+        return array(spans.typecode, [x + d for x in spans])
+
+    @property
+    def items(self) -> tuple:
+        d = self.d
+        return tuple(moved(x, d) for x in self.base.items)
 
     @property
     def lost(self) -> list[tuple]:
@@ -132,8 +123,38 @@ class ShiftedNode:
     def complex(self) -> list[tuple[Span, str]]:
         return [((a + self.d, b + self.d), kind) for (a, b), kind in self.base.complex]
 
+    def count(self) -> int:
+        return self.base.count()
+
     def key(self, i: int) -> str:
         return self.base.names[i]
+
+    def find(self, name: str) -> int | None:
+        return self.base.find(name)
+
+    def kspan(self, i: int) -> Span:
+        a, b = self.base.kspan(i)
+        return a + self.d, b + self.d
+
+    def vspan(self, i: int) -> Span:
+        a, b = self.base.vspan(i)
+        return a + self.d, b + self.d
+
+    def kid(self, i: int):
+        return shifted(self.base.kid(i), self.d)
+
+    def scalar_at(self, i: int):
+        return self.base.scalar_at(i)
+
+    def starts(self) -> array:
+        d = self.d
+        starts = self.base.starts()
+        return array(starts.typecode, [a + d for a in starts])
+
+
+def moved(item, d: int):
+    """A member of a node (`YNode.items`) seen `d` characters later: a child node shifted, a scalar as it is."""
+    return item if item is None or type(item) is Scalar else shifted(item, d)
 
 
 def shifted(node, d: int):
@@ -157,9 +178,10 @@ def spliced(prev: ParsedText, text: str, read_piece) -> ParsedText | None:
     """The reading of `text` made from `prev` (the reading of an earlier text) by re-reading one entry
     (see the module docstring), or None. `read_piece(piece)` reads a text alone (the reader itself, so
     both read alike): (ParsedText of it) with its offsets from the piece's start."""
-    from grooph_core.source.yaml_reader import Spans, YamlSourceMap, YNode, _open_at_end
 
     old = prev.text
+    if offsets_code(len(text)) != offsets_code(len(old)):
+        return None  # (never: the offsets of every text the editor reads fit 4 bytes)
     root = getattr(prev.source_map, "_root", None)
     if prev.problems or not prev.ok or type(prev.value) is not dict or root is None or not _is_block(old, root):
         return None
@@ -171,26 +193,27 @@ def spliced(prev: ParsedText, text: str, read_piece) -> ParsedText | None:
     i = _member(root, p)
     if i is None:
         return None
-    group = root.kids[i]
+    group = root.kid(i)
     if not _is_block(old, group) or group.lost or group.complex or len(group.names) < 2:
         return None
     j = _member(group, p)
     if j is None:
         return None
-    key_at = group.kspans[j][0]
+    key_at = group.kspan(j)[0]
     a = _line_start(old, key_at)
     column = key_at - a
     if old[a:key_at].strip(" ") or p < a:
         return None
     last = j + 1 == len(group.names)
     if last:
-        end_at = old.find("\n", group.vspans[j][1])
+        end_at = old.find("\n", group.vspan(j)[1])
         if end_at < 0:
             return None
         b = end_at + 1
     else:
-        b = _line_start(old, group.kspans[j + 1][0])
-        if old[b:group.kspans[j + 1][0]].strip(" "):
+        next_at = group.kspan(j + 1)[0]
+        b = _line_start(old, next_at)
+        if old[b:next_at].strip(" "):
             return None
     if old_end > b or b <= a:
         return None
@@ -210,33 +233,28 @@ def spliced(prev: ParsedText, text: str, read_piece) -> ParsedText | None:
     if proot.end > len(piece.rstrip()):
         return None  # an empty value last in the entry: its mark is where the next token starts, outside it
     name = proot.names[0]
-    ks = proot.kspans[0]
+    ks = proot.kspan(0)
     if ks[0] - _line_start(piece, ks[0]) != column:
         return None
     renamed = name != group.names[j]
-    if renamed and name in group.index:
+    if renamed and group.find(name) is not None:
         return None
 
     # the mapping of entries, with entry j read anew and those after it moved by d
-    g = YNode(True, group.start, group.end)
-    g.names = group.names if not renamed else [*group.names[:j], name, *group.names[j + 1:]]
-    g.index = group.index if not renamed else {n: k for k, n in enumerate(g.names)}
-    g.scalars = [*group.scalars[:j], proot.scalars[0], *group.scalars[j + 1:]]
-    g.kspans = _spans_with(Spans, group.kspans, j, (ks[0] + a, ks[1] + a), d)
-    vs = proot.vspans[0]
-    g.vspans = _spans_with(Spans, group.vspans, j, (vs[0] + a, vs[1] + a), d)
-    g.kids = [*group.kids[:j], shifted(proot.kids[0], a), *(shifted(k, d) for k in group.kids[j + 1:])]
-    g.start = g.kspans[0][0]
-    g.end = g.vspans[-1][1] if last else group.end + d
-    g.end = max(g.end, g.kspans[-1][1])
+    ks, vs = proot.kspan(0), proot.vspan(0)
+    names = group.names if not renamed else (*group.names[:j], name, *group.names[j + 1:])
+    items = group.items
+    items = (*items[:j], moved(proot.items[0], a), *(moved(x, d) for x in items[j + 1:]))
+    spans = _spans_with(group.spans, j, (ks[0] + a, ks[1] + a, vs[0] + a, vs[1] + a), d)
+    spans[0] = spans[2]  # a block mapping starts at its first key
+    end = spans[-1] if last else group.end + d
+    spans[1] = max(end, spans[-3])
+    g = YNode(True, spans, 0, names, items, None if renamed else group._index)
 
-    r = YNode(True, root.start, root.end + d if i + 1 < len(root.names) else g.end)
-    r.names, r.index, r.scalars = root.names, root.index, root.scalars
-    r.kspans = _spans_with(Spans, root.kspans, i, root.kspans[i], d)
-    r.vspans = _spans_with(Spans, root.vspans, i, (g.start, g.end), d)
-    r.kids = [*root.kids[:i], g, *(shifted(k, d) for k in root.kids[i + 1:])]
-    if i + 1 == len(root.names):
-        r.end = max(g.end, r.kspans[-1][1])
+    rspans = _spans_with(root.spans, i, (*root.kspan(i), g.start, g.end), d)
+    rspans[1] = root.end + d if i + 1 < len(root.names) else max(g.end, rspans[-3])
+    r = YNode(True, rspans, 0, root.names, (*root.items[:i], g, *(moved(x, d) for x in root.items[i + 1:])),
+              root._index)
 
     gname = root.names[i]
     entries = prev.value[gname]
@@ -257,21 +275,13 @@ def spliced(prev: ParsedText, text: str, read_piece) -> ParsedText | None:
 
 
 def _member(node, offset: int) -> int | None:
-    k = bisect_right(node.kspans.starts(), offset) - 1
+    k = bisect_right(node.starts(), offset) - 1
     return k if k >= 0 else None
 
 
-def _spans_with(make_spans, spans, j: int, at_j: Span, d: int):
-    """A `Spans` of `spans` with member `j` replaced by `at_j` and the members after it moved by `d`."""
-    flat = _offsets(spans)
-    out = make_spans()
-    out._offsets = flat[:2 * j] + array("q", at_j) + array("q", [x + d for x in flat[2 * j + 2:]])
-    return out
-
-
-def _offsets(spans) -> array:
-    """The flat offsets of a `Spans`, or of `ShiftedSpans` (a node after an earlier edit, seen moved)."""
-    if type(spans) is ShiftedSpans:
-        d = spans._d
-        return array("q", [x + d for x in _offsets(spans._spans)])
-    return spans._offsets
+def _spans_with(spans: array, j: int, at_j: tuple, d: int) -> array:
+    """A mapping's `YNode.spans` with member `j`'s four offsets replaced by `at_j` and the members' after
+    it moved by `d` (its own start and end are left as they were)."""
+    at = 2 + 4 * j
+    code = spans.typecode
+    return spans[:at] + array(code, at_j) + array(code, [x + d for x in spans[at + 4:]])
