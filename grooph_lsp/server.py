@@ -6,11 +6,14 @@ the core, and converts the answer with convert.py (DESIGN.md)."""
 from __future__ import annotations
 
 import asyncio
+import inspect
+import json
 import logging
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, TypeVar
 
 from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcInternalError
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
@@ -51,6 +54,29 @@ class GroophProtocol(LanguageServerProtocol):
         # the handler's task copies this context when it is created, here, before later messages run
         REQUEST_VERSION.set((uri, doc.version) if doc is not None else None)
         return super()._handle_request(msg_id, method_name, params)
+
+    def notify_json(self, method: str, params_json: str) -> None:
+        """Send a notification whose params are JSON text already (convert.publish_json), framed and
+        written as pygls's `_send_data` does: the same bytes as `notify` with the params' object."""
+        if self.writer is None:
+            log.error("Unable to send data, no available transport!")
+            return
+        body = f'{{"params": {params_json}, "method": {json.dumps(method)}, "jsonrpc": "{self.VERSION}"}}'
+        log.debug("Sending notification: '%s' (%d characters)", method, len(body))
+        try:
+            if self._include_headers:
+                header = (f"Content-Length: {len(body)}\r\n"
+                          f"Content-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}\r\n\r\n")
+                body = header + body
+            res = self.writer.write(body.encode(self.CHARSET))
+            if inspect.isawaitable(res):
+                asyncio.ensure_future(res)
+        except BrokenPipeError:
+            log.exception("Error sending data. BrokenPipeError", exc_info=True)
+            raise
+        except Exception as error:
+            log.exception("Error sending data", exc_info=True)
+            self._server._report_server_error(error, JsonRpcInternalError)
 
     @lsp_method(lsp.TEXT_DOCUMENT_DID_OPEN)
     def lsp_text_document__did_open(self, params: lsp.DidOpenTextDocumentParams):
@@ -136,7 +162,12 @@ class GroophServer(LanguageServer):
             doc.use_lines(result.analysis.line_index)  # the next change's offsets need this version's lines
         diags = result.diagnostics
         self.scheduler.shown(snap.uri, snap.version)
-        self.text_document_publish_diagnostics(convert.publish(snap.uri, diags, snap.version))
+        self.publish_diagnostics(convert.publish(snap.uri, diags, snap.version))
+
+    def publish_diagnostics(self, params: lsp.PublishDiagnosticsParams) -> None:
+        """`textDocument/publishDiagnostics`, its params written to JSON by convert.publish_json rather
+        than pygls's converter (same bytes; no tree of dicts on the loop: see there)."""
+        self.protocol.notify_json(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, convert.publish_json(params))
 
     def schedule(self, doc: OpenDocument, delay_ms: int | None = None) -> None:
         """Validate the document: at once (`delay_ms` 0), or after the scheduler's wait for a change."""

@@ -270,7 +270,7 @@ class Workspace:
         diags = [to_lsp_diagnostic(a, issue, uri, self.ls.encoding, n) for n, issue in enumerate(a.issues)]
         self.reports[uri] = (str(next(self.serial)), diags)
         if not self.ls.pull and self.open_doc_at(path) is None:
-            self.ls.text_document_publish_diagnostics(convert.publish(uri, diags))
+            self.ls.publish_diagnostics(convert.publish(uri, diags))
         self.bump()
 
     def drop_report(self, uri: str) -> None:
