@@ -13,7 +13,6 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, TypeVar
 
 from lsprotocol import types as lsp
-from pygls.exceptions import JsonRpcInternalError
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
@@ -74,9 +73,8 @@ class GroophProtocol(LanguageServerProtocol):
         except BrokenPipeError:
             log.exception("Error sending data. BrokenPipeError", exc_info=True)
             raise
-        except Exception as error:
+        except Exception:
             log.exception("Error sending data", exc_info=True)
-            self._server._report_server_error(error, JsonRpcInternalError)
 
     @lsp_method(lsp.TEXT_DOCUMENT_DID_OPEN)
     def lsp_text_document__did_open(self, params: lsp.DidOpenTextDocumentParams):

@@ -246,6 +246,12 @@ class YNode:
     def index(self) -> dict[str, int]:
         return self._index if self._index is not None else _index_of(self.names)
 
+    @property
+    def built_index(self) -> dict[str, int] | None:
+        """The key index when the node keeps one (a large mapping), else None: a node made from this one
+        with the same names shares it (yaml_splice)."""
+        return self._index
+
 
 class _YNodeOdd(YNode):
     """A node with earlier copies of a key or keys that are collections (rare: they are kept apart)."""
@@ -274,6 +280,16 @@ class YamlSourceMap:
         self.text = text
         self._root_span = root_span
         self._root = root
+
+    @property
+    def root(self) -> YNode | None:
+        """The node of the document's top-level collection (None for a scalar or no document)."""
+        return self._root
+
+    @property
+    def root_span(self) -> Span | None:
+        """The span of the document's value (None when the text has none)."""
+        return self._root_span
 
     # -- pointers -> spans -------------------------------------------------------------------
 
@@ -438,10 +454,10 @@ def _parse_yaml(text: str, max_chars: int, max_depth: int, max_values: int, reco
     problems.sort(key=lambda p: p.span)
     ok = not any(p.code == "E_SYNTAX" for p in problems)
     return ParsedText(value, ok, tuple(problems), (), YamlSourceMap(text, span, ynode), text,
-                      _open_at_end(read, ynode))
+                      open_at_end(read, ynode))
 
 
-def _open_at_end(text: str, root: YNode | None) -> tuple[str, ...]:
+def open_at_end(text: str, root: YNode | None) -> tuple[str, ...]:
     """The block collections the text ends inside, outermost first (`ParsedText.open_at_end`): when its
     last member is a nested block collection, nothing but the end of the text closed it (no line came
     back to its parent's indentation), so more may follow in it and in each collection around it. A

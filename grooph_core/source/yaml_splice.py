@@ -28,7 +28,7 @@ from array import array
 from bisect import bisect_right
 
 from grooph_core.source.json_reader import ParsedText
-from grooph_core.source.yaml_reader import Scalar, YamlSourceMap, YNode, _open_at_end, offsets_code
+from grooph_core.source.yaml_reader import Scalar, YamlSourceMap, YNode, open_at_end, offsets_code
 
 Span = tuple[int, int]
 
@@ -98,7 +98,7 @@ class ShiftedNode:
     end = property(lambda self: self.base.end + self.d)
     names = property(lambda self: self.base.names)
     index = property(lambda self: self.base.index)
-    _index = property(lambda self: self.base._index)
+    built_index = property(lambda self: self.base.built_index)
     scalars = property(lambda self: self.base.scalars)
     kspans = property(lambda self: ShiftedSpans(self.base.kspans, self.d))
     vspans = property(lambda self: ShiftedSpans(self.base.vspans, self.d))
@@ -182,7 +182,7 @@ def spliced(prev: ParsedText, text: str, read_piece) -> ParsedText | None:
     old = prev.text
     if offsets_code(len(text)) != offsets_code(len(old)):
         return None  # (never: the offsets of every text the editor reads fit 4 bytes)
-    root = getattr(prev.source_map, "_root", None)
+    root = getattr(prev.source_map, "root", None)
     if prev.problems or not prev.ok or type(prev.value) is not dict or root is None or not _is_block(old, root):
         return None
     if root.lost or root.complex:
@@ -227,7 +227,7 @@ def spliced(prev: ParsedText, text: str, read_piece) -> ParsedText | None:
     got = read_piece(piece)
     if got is None or got.problems or not got.ok or type(got.value) is not dict or len(got.value) != 1:
         return None
-    proot = got.source_map._root
+    proot = got.source_map.root
     if proot is None or not proot.is_obj or len(proot.names) != 1 or proot.lost or proot.complex:
         return None
     if proot.end > len(piece.rstrip()):
@@ -249,12 +249,12 @@ def spliced(prev: ParsedText, text: str, read_piece) -> ParsedText | None:
     spans[0] = spans[2]  # a block mapping starts at its first key
     end = spans[-1] if last else group.end + d
     spans[1] = max(end, spans[-3])
-    g = YNode(True, spans, 0, names, items, None if renamed else group._index)
+    g = YNode(True, spans, 0, names, items, None if renamed else group.built_index)
 
     rspans = _spans_with(root.spans, i, (*root.kspan(i), g.start, g.end), d)
     rspans[1] = root.end + d if i + 1 < len(root.names) else max(g.end, rspans[-3])
     r = YNode(True, rspans, 0, root.names, (*root.items[:i], g, *(moved(x, d) for x in root.items[i + 1:])),
-              root._index)
+              root.built_index)
 
     gname = root.names[i]
     entries = prev.value[gname]
@@ -269,9 +269,9 @@ def spliced(prev: ParsedText, text: str, read_piece) -> ParsedText | None:
         entries[name] = piece_value
     value = dict(prev.value)
     value[gname] = entries
-    span = prev.source_map._root_span
+    span = prev.source_map.root_span
     root_span = (span[0], r.end) if span is not None else None  # a block mapping's span is its members'
-    return ParsedText(value, True, (), (), YamlSourceMap(text, root_span, r), text, _open_at_end(text, r))
+    return ParsedText(value, True, (), (), YamlSourceMap(text, root_span, r), text, open_at_end(text, r))
 
 
 def _member(node, offset: int) -> int | None:
