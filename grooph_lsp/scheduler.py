@@ -261,7 +261,10 @@ class Scheduler:
                   "current" if is_current else f"document at v{doc.version}")
         newest = self._newest.get(uri)
         if newest is None or result.snapshot.version >= newest.snapshot.version:
-            self._newest[uri] = result  # the one analysis held besides a current one: the next one's base
+            if result.analysis is not None and result.analysis.reusable:
+                self._newest[uri] = result  # the one analysis held besides a current one: the next one's base
+            else:  # (a graph's is not: it is dropped once the text changes, as the current one is)
+                self._newest.pop(uri, None)
         if is_current:
             self._results[uri] = result
             self._disarm(uri)

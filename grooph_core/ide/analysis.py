@@ -94,6 +94,12 @@ class DocumentAnalysis(ABC):
         analysis has one; the index kept is returned."""
         return index_in(self._lines, self.text, lines)
 
+    @property
+    def reusable(self) -> bool:
+        """True when the analysis of the next version can reuse this one (`DocumentKind.read`'s
+        `previous`): only then does the editor keep it once the text has changed (issue 24)."""
+        return False
+
     @abstractmethod
     def pointer_span(self, pointer: str, *, key: bool = False) -> tuple[int, int]:
         """The span a JSON pointer (its key, with `key`) is shown at, by the kind's rule."""

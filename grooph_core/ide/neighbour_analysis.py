@@ -64,6 +64,10 @@ class NeighbourAnalysis(DocumentAnalysis):
     def kind(self) -> str:
         return self.neighbour.name
 
+    @property
+    def reusable(self) -> bool:
+        return self.carried is not None
+
     def pointer_span(self, pointer: str, *, key: bool = False) -> tuple[int, int]:
         return pointer_span(self.parsed, pointer, key=key)
 

@@ -165,9 +165,16 @@ async def test_each_analysis_is_handed_the_documents_newest_one():
     seen: list[tuple[int, object]] = []
     setting = ["a"]
 
+    class Made:  # an analysis the next one can reuse (a workflow's), or not (a graph's: "g" in the text)
+        def __init__(self, version: int, reusable: bool) -> None:
+            self.version, self.reusable = version, reusable
+
+        def __eq__(self, other) -> bool:
+            return other == f"analysis of v{self.version}"
+
     def compute(snap: Snapshot):
         seen.append((snap.version, snap.previous))
-        return f"analysis of v{snap.version}", []
+        return Made(snap.version, "g" not in snap.text), []
 
     scheduler = Scheduler(compute, lambda d: (d.version, len(d.text), setting[0]), lambda r, c: None, lambda: 10.0)
     doc = OpenDocument("file:///w.workflow.yaml", "a: 1\n", 1)
@@ -183,5 +190,11 @@ async def test_each_analysis_is_handed_the_documents_newest_one():
     scheduler.forget(doc.uri)
     doc = OpenDocument("file:///w.workflow.yaml", "a: 4\n", 4)
     scheduler.now(doc)
+    await scheduler.result(doc)
+    for version, text in ((5, "g: 5\n"), (6, "g: 6\n")):  # not reusable: not kept once the text changed
+        doc.version, doc.text = version, text
+        scheduler.now(doc)
+        await scheduler.result(doc)
     await settle(scheduler)
-    assert seen == [(1, None), (2, "analysis of v1"), (3, None), (4, None)]
+    assert [(v, p) for v, p in seen] == [(1, None), (2, "analysis of v1"), (3, None), (4, None), (5, "analysis of v4"),
+                                         (6, None)]
