@@ -185,7 +185,7 @@ def statuses(doc: WorkflowDoc) -> Iterator[Issue]:
     context = (keys(doc.run_roles), doc.run is None and doc.value.get("run") is None, keys(doc.roles))
     found = per_status(doc, "check", context, lambda name, s: status_findings(doc, name, s), lambda r: r[1])
     for name in sorted(found):
-        yield from found[name][1][0]
+        yield from found[name][0]
 
 
 def status_findings(doc: WorkflowDoc, name: str, s: object) -> tuple[tuple[Issue, ...], tuple[str, ...] | None]:

@@ -31,11 +31,14 @@ R = TypeVar("R")
 
 @dataclass(frozen=True)
 class RuleMemo:
-    """One rule's results for one version: `entries` maps each status's name to (its value, the result)."""
+    """One rule's results for one version: `entries` maps each status's name to the result, `statuses`
+    is that version's statuses (name -> value: the value each result was computed from; one mapping
+    for every rule, where a pair per status and rule was 2 MB at 1M)."""
 
     context: Hashable
     names: tuple[str, ...]
-    entries: dict[str, tuple[object, object]]
+    statuses: dict
+    entries: dict[str, object]
 
 
 @dataclass(frozen=True)
@@ -57,27 +60,32 @@ def following(previous: Memo | None) -> Memo:
 
 
 def per_status(doc: WorkflowDoc, rule: str, context: Hashable, compute: Callable[[str, object], R],
-               names_read: Callable[[R], tuple[str, ...] | None] | None = None) -> dict[str, tuple[object, R]]:
-    """`compute(name, status)` for every status of `doc.statuses` (a mapping), as name -> (status, result)
-    in document order, reusing the previous version's results where they stand (the module's
-    docstring). `names_read`: for a rule whose results look status names up."""
+               names_read: Callable[[R], tuple[str, ...] | None] | None = None) -> dict[str, R]:
+    """`compute(name, status)` for every status of `doc.statuses` (a mapping), as name -> result in
+    document order, reusing the previous version's results where they stand (the module's docstring).
+    `names_read`: for a rule whose results look status names up."""
     statuses = doc.statuses or {}
     names = doc.status_names
     old = doc.memo.take(rule)
-    entries: dict[str, tuple[object, R]] = {}
+    entries: dict[str, R] = {}
     if old is None or old.context != context:
         for name, s in statuses.items():
-            entries[name] = (s, compute(name, s))
+            entries[name] = compute(name, s)
     else:
         same_names = old.names == names
-        before = old.entries
+        before, was = old.entries, old.statuses
         for name, s in statuses.items():
-            e = before.get(name)
-            if e is None or e[0] is not s or not (same_names or names_read is None or _still_found(names_read(e[1]), statuses)):
-                e = (s, compute(name, s))
-            entries[name] = e  # type: ignore[assignment]
-    doc.memo.current[rule] = RuleMemo(context, names, entries)
+            if was.get(name, _NONE) is s and name in before:
+                r = before[name]
+                if same_names or names_read is None or _still_found(names_read(r), statuses):
+                    entries[name] = r  # type: ignore[assignment]
+                    continue
+            entries[name] = compute(name, s)
+    doc.memo.current[rule] = RuleMemo(context, names, statuses, entries)
     return entries
+
+
+_NONE = object()
 
 
 def _still_found(found: tuple[str, ...] | None, statuses: dict) -> bool:

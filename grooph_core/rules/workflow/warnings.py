@@ -85,7 +85,7 @@ def unknown_keys(doc: WorkflowDoc) -> list[Issue]:
             status = root.by_name["statuses"].type.value  # type: ignore[union-attr]
             found = per_status(doc, "unknown_keys", None,
                                lambda name, s: tuple(value_issues(status, s, pointer_join("/statuses", name))))
-            for _, issues in found.values():
+            for issues in found.values():
                 out += issues
         else:
             out += member_issues(root, doc.value, k, "")
@@ -96,7 +96,7 @@ def resume_as_unknown(doc: WorkflowDoc) -> Iterator[Issue]:
     """W_WF_RESUME_AS_UNKNOWN: a status's `resume_as` names no status."""
     if doc.statuses is None:
         return
-    for _, (issues, _names) in per_status(doc, "resume_as", None, lambda name, s: _resume_as(doc, name, s),
+    for issues, _names in per_status(doc, "resume_as", None, lambda name, s: _resume_as(doc, name, s),
                                           lambda r: r[1]).values():
         yield from issues
 
@@ -126,7 +126,7 @@ def unreachable_statuses(doc: WorkflowDoc) -> Iterator[Issue]:
         if is_template(target):
             return
         reached.add(target)
-    for _, (targets, templated) in per_status(doc, "reached", None, _reaches).values():
+    for targets, templated in per_status(doc, "reached", None, _reaches).values():
         if templated:
             return
         reached.update(targets)
@@ -158,7 +158,7 @@ def unknown_params(doc: WorkflowDoc) -> Iterator[Issue]:
         if k == "description":
             continue
         if k == "statuses" and doc.statuses is not None:
-            for _, issues in per_status(doc, "params", tuple(params), lambda name, s: tuple(
+            for issues in per_status(doc, "params", tuple(params), lambda name, s: tuple(
                     _param_issues(s, ["statuses", name], params) if name != "description" else ())).values():
                 found += issues
         else:
@@ -218,7 +218,7 @@ def unknown_by_roles(doc: WorkflowDoc) -> Iterator[Issue]:
     for t in doc.head_transitions():
         found += _by_issues(t.value, t.pointer, known)
     if doc.statuses is not None:
-        for _, issues in per_status(doc, "by_roles", tuple(known), lambda name, s: _status_by_issues(name, s, known)).values():
+        for issues in per_status(doc, "by_roles", tuple(known), lambda name, s: _status_by_issues(name, s, known)).values():
             found += issues
     for t in doc.run_transitions():
         found += _by_issues(t.value, t.pointer, known)
@@ -295,7 +295,7 @@ def stored_as_unknown(doc: WorkflowDoc) -> Iterator[Issue]:
     """W_WF_STORED_AS_UNKNOWN: a `stored_as` (a status's, or a storage rule's `status`) that is not one
     of the nine statuses kanban.db holds."""
     if doc.statuses is not None:
-        for _, issues in per_status(doc, "stored_as", None, _status_stored_as).values():
+        for issues in per_status(doc, "stored_as", None, _status_stored_as).values():
             yield from issues
     for p, v in _rule_places(doc):
         yield from _stored_as_issues(p, v)

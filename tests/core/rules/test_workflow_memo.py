@@ -191,4 +191,4 @@ def test_the_memo_holds_each_status_it_answers_for():
     value = engine_value(workflow_text(24_000))
     doc, _ = findings(value)
     for rule in doc.memo.current.values():
-        assert all(entry[0] is value["statuses"][name] for name, entry in rule.entries.items())
+        assert rule.statuses is value["statuses"] and set(rule.entries) == set(value["statuses"])
