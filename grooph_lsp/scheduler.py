@@ -26,7 +26,7 @@ import logging
 import sys
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Callable
 
 from grooph_core.ide.analysis import Analysis
@@ -229,24 +229,27 @@ class Scheduler:
     def _run(self, snap: Snapshot) -> Result:
         started = time.perf_counter()
         analysis, diagnostics = self._compute(snap)
-        return Result(snap, analysis, diagnostics, (time.perf_counter() - started) * 1000)
+        # the result does not keep the analysis it was made from (two versions' analyses alive at once)
+        return Result(replace(snap, previous=None), analysis, diagnostics, (time.perf_counter() - started) * 1000)
 
     def _finished(self, job: _Job, future: asyncio.Future) -> None:
         uri = job.snapshot.uri
         if self._jobs.get(uri) is job:
             del self._jobs[uri]
-        if future.cancelled():
-            return
-        exc = future.exception()
-        if exc is not None:
-            log.error("analysis of %s version %s failed: %r", uri, job.snapshot.version, exc)
-            return
-        result: Result = future.result()
-        doc = self._docs.get(uri)
-        if doc is job.doc:  # else closed (or closed and opened again) meanwhile
-            self._land(doc, result)
-        if not self._jobs and not self._timers:
-            self.passes.idle()  # nothing waits or runs: the collector's full pass may come (collector.py)
+        try:
+            if future.cancelled():
+                return
+            exc = future.exception()
+            if exc is not None:
+                log.error("analysis of %s version %s failed: %r", uri, job.snapshot.version, exc)
+                return
+            result: Result = future.result()
+            doc = self._docs.get(uri)
+            if doc is job.doc:  # else closed (or closed and opened again) meanwhile
+                self._land(doc, result)
+        finally:
+            if not self._jobs and not self._timers:
+                self.passes.idle()  # nothing waits or runs: the collector's full pass may come (collector.py)
 
     def _land(self, doc: "OpenDocument", result: Result) -> None:
         """A result is ready: measure it, keep it when it is current, and show it when it is the newest.

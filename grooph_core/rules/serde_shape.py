@@ -379,9 +379,10 @@ class _Walk:
         every entry it did not re-read, with its source-map node; issue 24). Its reading depends on
         nothing else: the pointer names the type, the depth and the entry's name, and the entry's
         scalars are its node's. (No key is written twice here: `structs` are not kept.)"""
-        if was is x:  # read clean as it was
+        if was is x and type(x) in _CONTAINERS:  # read clean as it was
             read, out, ignored = x, (), ()
-        elif type(was) is EntryReading and was.value is x:
+        elif type(was) is EntryReading and was.value is x and type(x) in _CONTAINERS:
+            # (a scalar is no such tie: every null is one object, but `key:` and `key: ~` read differently)
             read, out, ignored = was.read, was.issues, was.ignored
         else:
             saved = self.out, self.ignored
@@ -471,6 +472,9 @@ class _Walk:
         message = f"{t.complaint}, not {found_json(v)}" if t.complaint else f"{name}: expected {t.expected}, got {_noun(v)}"
         self.add(p, message, problem="alternatives", expected=t.title)
         return v
+
+
+_CONTAINERS = (dict, list)
 
 
 def _same_or(v, read):

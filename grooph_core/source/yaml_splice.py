@@ -12,9 +12,13 @@ returns None everywhere else (the caller then reads the whole text):
   line start of its key up to the line start of the next entry's key (the last entry: up to the end of
   its value's line), and the edited entry still ends at a line break;
 - the entry alone reads as one mapping of exactly one key at the entry's column, not a key any other
-  entry has; neither copy of it holds `&` or `*` (an anchor or alias may tie it to the rest of the text),
-  nor a carriage return; nothing it holds ends in its trailing blank or comment lines (an empty value
-  last in the entry, `key:`, is marked where the next token starts: in the whole text, the next entry).
+  entry has; neither copy of it holds `&` or `*` (an anchor or alias may tie it to the rest of the text)
+  or a line break of a lone carriage return; nothing it holds ends in its trailing blank or comment
+  lines (an empty value last in the entry, `key:`, is marked where the next token starts: in the whole
+  text, the next entry), and the entry before it does not end in one either (it is marked at this
+  entry's first token, which the edit may change); it has no line starting with `---` or `...` (the
+  document's end in the whole text) and no block scalar that keeps its trailing line breaks (`|+`: it
+  owns the blank lines after the entry, outside the piece of the last entry).
 
 Why that is the whole reading: the lines after the entry are unchanged and start with a key at the
 mapping's column (or a shallower line), which ends every block node the entry opened, so nothing the
@@ -24,6 +28,7 @@ entry (the rest read without one before).
 
 from __future__ import annotations
 
+import re
 from array import array
 from bisect import bisect_right
 
@@ -33,6 +38,10 @@ from grooph_core.source.yaml_reader import Scalar, YamlSourceMap, YNode, open_at
 Span = tuple[int, int]
 
 _BLOCK = 4096  # characters compared at a time when looking for the edit
+# `---` or `...` at a line's start ends the document in the whole text, not in the entry read alone
+_DOCUMENT_MARK = re.compile(r"^(?:---|\.\.\.)(?=[ \t\r\n]|$)", re.M)
+# a block scalar that keeps its trailing line breaks (`|+`, `>2+`) owns the blank lines after it
+_KEEP_CHOMPING = re.compile(r"[|>][1-9]?\+")
 
 
 def edited_span(old: str, new: str) -> tuple[int, int, int]:
@@ -217,12 +226,18 @@ def spliced(prev: ParsedText, text: str, read_piece) -> ParsedText | None:
             return None
     if old_end > b or b <= a:
         return None
+    if j > 0 and group.vspan(j - 1)[1] >= a:
+        return None  # the entry before ends in an empty value, marked at this entry's first token
     d = new_end - old_end
     b_new = b + d
     if text[b_new - 1:b_new] != "\n":
         return None
     piece, was = text[a:b_new], old[a:b]
-    if "&" in piece or "*" in piece or "&" in was or "*" in was or "\r" in piece:
+    if "&" in piece or "*" in piece or "&" in was or "*" in was:
+        return None
+    if piece.count("\r") != piece.count("\r\n") or was.count("\r") != was.count("\r\n"):
+        return None  # a line break of a lone CR (the lines here are found by their LF)
+    if _DOCUMENT_MARK.search(piece) or _KEEP_CHOMPING.search(piece):
         return None
     got = read_piece(piece)
     if got is None or got.problems or not got.ok or type(got.value) is not dict or len(got.value) != 1:
