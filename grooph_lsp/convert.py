@@ -150,7 +150,6 @@ def publish_json(params: lsp.PublishDiagnosticsParams) -> str:
     return f'{{"uri": {_quote(params.uri)}, "diagnostics": [{items}]{version}}}'
 
 
-
 def document_report(items: list[lsp.Diagnostic], result_id: str | None = None) -> lsp.RelatedFullDocumentDiagnosticReport:
     return lsp.RelatedFullDocumentDiagnosticReport(items=items, result_id=result_id)
 

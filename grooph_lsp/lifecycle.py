@@ -87,7 +87,7 @@ async def did_close(ls: "GroophServer", params: lsp.DidCloseTextDocumentParams) 
     ls.fix_checks.forget(uri)
     ls.store.close(uri)
     if not ls.pull:
-        ls.text_document_publish_diagnostics(convert.publish(uri, []))
+        ls.publish_diagnostics(convert.publish(uri, []))
     await ls.ws.did_close(params)
 
 

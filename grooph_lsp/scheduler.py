@@ -60,6 +60,9 @@ def one_malloc_arena() -> None:
         pass
 
 
+_SETTINGS = slice(2, None)  # the settings part of an analysis key: (version, length, *settings)
+
+
 @dataclass(frozen=True)
 class Snapshot:
     """One version of a document, as it was when its analysis was asked for (never changes), and the
@@ -98,7 +101,9 @@ class Scheduler:
     """Per document: the newest result, the job in flight, the pending wait, and the measured cost.
 
     `compute(snapshot) -> (analysis, diagnostics)` does the work, always in the worker thread (the loop
-    only waits for results, never analyses); `key(doc)` says which settings an analysis depends on;
+    only waits for results, never analyses); `key(doc)` says which version and settings an analysis
+    depends on, as `(version, length, *settings)` (an analysis is handed on as `previous` only to one of
+    the same settings: `_SETTINGS`);
     `on_result(result, current)` is called on the loop for every result that is the newest so far
     (`current` when the document still has that version)."""
 
@@ -127,7 +132,7 @@ class Scheduler:
     def snapshot(self, doc: "OpenDocument") -> Snapshot:
         key = self._key(doc)
         newest = self._newest.get(doc.uri)
-        previous = newest.analysis if newest is not None and newest.snapshot.key[2:] == key[2:] else None
+        previous = newest.analysis if newest is not None and newest.snapshot.key[_SETTINGS] == key[_SETTINGS] else None
         return Snapshot(doc.uri, doc.version, doc.text, doc.name, key, previous)
 
     def cost_ms(self, doc: "OpenDocument") -> float:
@@ -242,6 +247,7 @@ class Scheduler:
             exc = future.exception()
             if exc is not None:
                 log.error("analysis of %s version %s failed: %r", uri, job.snapshot.version, exc)
+                self._newest.pop(uri, None)  # the next analysis starts from nothing, not from the same base
                 return
             result: Result = future.result()
             doc = self._docs.get(uri)

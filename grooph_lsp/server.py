@@ -63,11 +63,12 @@ class GroophProtocol(LanguageServerProtocol):
         body = f'{{"params": {params_json}, "method": {json.dumps(method)}, "jsonrpc": "{self.VERSION}"}}'
         log.debug("Sending notification: '%s' (%d characters)", method, len(body))
         try:
+            data = body.encode(self.CHARSET)
             if self._include_headers:
-                header = (f"Content-Length: {len(body)}\r\n"
+                header = (f"Content-Length: {len(data)}\r\n"
                           f"Content-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}\r\n\r\n")
-                body = header + body
-            res = self.writer.write(body.encode(self.CHARSET))
+                data = header.encode(self.CHARSET) + data
+            res = self.writer.write(data)
             if inspect.isawaitable(res):
                 asyncio.ensure_future(res)
         except BrokenPipeError:
@@ -121,6 +122,7 @@ class GroophServer(LanguageServer):
         return doc if doc is not None and doc.served() else None
 
     def _analysis_key(self, doc: OpenDocument) -> tuple:
+        """(version, length, *the settings an analysis depends on): the scheduler's key (scheduler._SETTINGS)."""
         return (doc.version, len(doc.text), self.settings.complete, self.settings.max_chars,
                 self.store.generation.get(doc.uri, 0))
 
@@ -131,8 +133,17 @@ class GroophServer(LanguageServer):
             return None, []
         _, _, export, max_chars, _ = snap.key
         with collector_paused():  # the analysis and its diagnostics are acyclic (source.collector_paused)
-            a = analyse_text(snap.uri, snap.name, snap.text, export=export, max_chars=max_chars,
-                             resolver=self.store.resolver_for(snap.uri), previous=snap.previous)
+            resolver = self.store.resolver_for(snap.uri)
+            try:
+                a = analyse_text(snap.uri, snap.name, snap.text, export=export, max_chars=max_chars,
+                                 resolver=resolver, previous=snap.previous)
+            except Exception:
+                if snap.previous is None:
+                    raise
+                # a fault in what reuses the previous analysis must not cost the document its diagnostics
+                log.exception("analysis of %s v%s from the previous one failed; analysing afresh", snap.uri, snap.version)
+                a = analyse_text(snap.uri, snap.name, snap.text, export=export, max_chars=max_chars,
+                                 resolver=resolver)
             enc = self.encoding
             return a, [to_lsp_diagnostic(a, issue, snap.uri, enc, n) for n, issue in enumerate(a.issues)]
 

@@ -277,7 +277,7 @@ class Workspace:
         if self.reports.pop(uri, None) is not None and not self.ls.pull:
             path = uri_path(uri)
             if path is None or self.open_doc_at(path) is None:
-                self.ls.text_document_publish_diagnostics(convert.publish(uri, []))
+                self.ls.publish_diagnostics(convert.publish(uri, []))
 
     def gone(self, path: str) -> None:
         """A file deleted, ignored, or no longer a grooph document."""

@@ -28,7 +28,7 @@ from grooph_core.ide.analysis import DocumentAnalysis, placed_span, still_open
 from grooph_core.ide.neighbour_names import DEFINING_MAPPINGS, SITES
 from grooph_core.issues import Issue, Named, make
 from grooph_core.rules.episodes.schema import EpisodesSchemaProblem
-from grooph_core.rules.serde_shape import ShapeProblem, engine_problems
+from grooph_core.rules.serde_shape import SerdeReading, ShapeProblem, engine_problems
 from grooph_core.source.json_reader import MAX_CHARS, MAX_DEPTH, ParsedText, collector_paused, parse
 from grooph_core.source.kinds import NeighbourKind, neighbour_from_value
 from grooph_core.source.load import MAX_DEPTH as CLI_MAX_DEPTH
@@ -45,8 +45,8 @@ class Carried:
     top-level map entries), and the document the rules read (their per-status findings)."""
 
     reading: ParsedText
-    serde: object = None
-    doc: object = None
+    serde: SerdeReading | None = None
+    doc: object = None  # the rules package's document (`read`'s answer: a WorkflowDoc for a workflow)
 
 
 @dataclass(frozen=True)
@@ -157,9 +157,9 @@ def analyze_neighbour(text: str, kind: NeighbourKind, *, tolerant: bool = True, 
     this one reuse what the edit did not touch (`Carried`); the issues are the same either way."""
     # The reader and the rules build acyclic values; with the cycle collector paused they do not pay
     # for it re-walking the document's tree over and over (two thirds of the time at 1M characters).
-    carried = previous.carried if previous is not None and previous.neighbour is kind else None
+    carried = previous.carried if previous is not None and previous.neighbour is kind and tolerant else None
     with collector_paused():
-        return _analyze(text, kind, tolerant, max_chars, max_depth, carried if tolerant else None)
+        return _analyze(text, kind, tolerant, max_chars, max_depth, carried)
 
 
 def _analyze(text: str, kind: NeighbourKind, tolerant: bool, max_chars: int, max_depth: int,

@@ -17,8 +17,6 @@ from grooph_core.rules.unknown_keys import UnknownKey
 from grooph_core.source.text import did_you_mean, pointer_join
 
 
-
-
 def unknown_key_issues(value: Any, root: ObjectType) -> list[Issue]:
     """Every key serde ignores in `value` read as the model `root`, in walk (text) order."""
     out: list[Issue] = []

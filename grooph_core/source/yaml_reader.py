@@ -276,10 +276,11 @@ def make_node(is_obj: bool, buf: array, at: int, names: tuple, items: tuple, los
 class YamlSourceMap:
     """Resolves JSON pointers to spans and cursor offsets to pointers, for one YAML text."""
 
-    def __init__(self, text: str, root_span: Span | None, root: YNode | None = None):
+    def __init__(self, text: str, root_span: Span | None, root: YNode | None = None, values: int = 0):
         self.text = text
         self._root_span = root_span
         self._root = root
+        self.values = values  # how many values the reading holds, aliases expanded (`max_values` bounds it)
 
     @property
     def root(self) -> YNode | None:
@@ -453,7 +454,7 @@ def _parse_yaml(text: str, max_chars: int, max_depth: int, max_values: int, reco
         return ParsedText(None, False, (issue,), (), YamlSourceMap(text, None), text)
     problems.sort(key=lambda p: p.span)
     ok = not any(p.code == "E_SYNTAX" for p in problems)
-    return ParsedText(value, ok, tuple(problems), (), YamlSourceMap(text, span, ynode), text,
+    return ParsedText(value, ok, tuple(problems), (), YamlSourceMap(text, span, ynode, builder.values), text,
                       open_at_end(read, ynode))
 
 
@@ -797,6 +798,7 @@ class _Builder:
     def __init__(self, text: str, max_values: int):
         self.text = text
         self.max_values = max_values
+        self.values = 0  # the document's values, once built (aliases expanded)
         self.problems: list[Issue] = []
         self.too_many = False
         self.copies: dict[int, dict[str, list[Span]]] = {}  # id(YNode) -> key -> its copies' key spans
@@ -855,7 +857,7 @@ class _Builder:
             if done[key][3] > self.max_values:
                 self.too_many = True
                 return None, None, None
-        value, ynode, span, _, _ = done[id(root)]
+        value, ynode, span, self.values, _ = done[id(root)]
         if self.copies and ynode is not None:
             self.problems += self.duplicate_keys(ynode)
         return value, ynode, span

@@ -18,7 +18,8 @@ returns None everywhere else (the caller then reads the whole text):
   text, the next entry), and the entry before it does not end in one either (it is marked at this
   entry's first token, which the edit may change); it has no line starting with `---` or `...` (the
   document's end in the whole text) and no block scalar that keeps its trailing line breaks (`|+`: it
-  owns the blank lines after the entry, outside the piece of the last entry).
+  owns the blank lines after the entry, outside the piece of the last entry);
+- the document still holds no more than `max_values` values (the reading counts them: `values`).
 
 Why that is the whole reading: the lines after the entry are unchanged and start with a key at the
 mapping's column (or a shallower line), which ends every block node the entry opened, so nothing the
@@ -33,7 +34,7 @@ from array import array
 from bisect import bisect_right
 
 from grooph_core.source.json_reader import ParsedText
-from grooph_core.source.yaml_reader import Scalar, YamlSourceMap, YNode, open_at_end, offsets_code
+from grooph_core.source.yaml_reader import MAX_VALUES, Scalar, YamlSourceMap, YNode, open_at_end, offsets_code
 
 Span = tuple[int, int]
 
@@ -183,7 +184,7 @@ def _is_block(text: str, node) -> bool:
     return node is not None and node.is_obj and text[node.start:node.start + 1] not in ("{", "[")
 
 
-def spliced(prev: ParsedText, text: str, read_piece) -> ParsedText | None:
+def spliced(prev: ParsedText, text: str, read_piece, max_values: int = MAX_VALUES) -> ParsedText | None:
     """The reading of `text` made from `prev` (the reading of an earlier text) by re-reading one entry
     (see the module docstring), or None. `read_piece(piece)` reads a text alone (the reader itself, so
     both read alike): (ParsedText of it) with its offsets from the piece's start."""
@@ -276,6 +277,9 @@ def spliced(prev: ParsedText, text: str, read_piece) -> ParsedText | None:
     if type(entries) is not dict:
         return None
     (piece_value,) = got.value.values()
+    values = prev.source_map.values - _values_in(entries[group.names[j]]) + got.source_map.values - 1
+    if values > max_values:
+        return None  # the whole reading says the document is too large (E_DOC_LIMIT)
     if renamed:
         old_name = group.names[j]
         entries = {(name if k == old_name else k): (piece_value if k == old_name else v) for k, v in entries.items()}
@@ -286,7 +290,20 @@ def spliced(prev: ParsedText, text: str, read_piece) -> ParsedText | None:
     value[gname] = entries
     span = prev.source_map.root_span
     root_span = (span[0], r.end) if span is not None else None  # a block mapping's span is its members'
-    return ParsedText(value, True, (), (), YamlSourceMap(text, root_span, r), text, open_at_end(text, r))
+    return ParsedText(value, True, (), (), YamlSourceMap(text, root_span, r, values), text, open_at_end(text, r))
+
+
+def _values_in(v) -> int:
+    """How many values `v` holds, itself included, as the reader counts them (a mapping's keys are not)."""
+    n, stack = 0, [v]
+    while stack:
+        x = stack.pop()
+        n += 1
+        if type(x) is dict:
+            stack.extend(x.values())
+        elif type(x) is list:
+            stack.extend(x)
+    return n
 
 
 def _member(node, offset: int) -> int | None:

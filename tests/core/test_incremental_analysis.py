@@ -50,6 +50,7 @@ def assert_same(got, fresh) -> None:
     assert got.parsed.ok == fresh.parsed.ok
     assert got.parsed.open_at_end == fresh.parsed.open_at_end
     g, f = got.parsed.source_map, fresh.parsed.source_map
+    assert getattr(g, "values", None) == getattr(f, "values", None)
     for p in _pointers(fresh.parsed.value):
         assert (g.value_span(p), g.key_span(p), g.scalar(p)) == (f.value_span(p), f.key_span(p), f.scalar(p)), p
     text = fresh.text
@@ -163,6 +164,24 @@ def test_what_the_entry_alone_would_read_otherwise_reads_as_afresh(case):
     text, edits = case
     for got, fresh in _typed(text, _after(text, edits)):
         assert_same(got, fresh)
+
+
+def test_a_status_that_takes_the_document_past_its_values_limit_is_read_whole():
+    """The limit on values (yaml_reader.MAX_VALUES) counts the whole document: an entry that takes it past
+    the limit is not spliced, and the whole reading says E_DOC_LIMIT."""
+    from grooph_core.source.yaml_reader import parse_yaml
+    from grooph_core.source.yaml_splice import spliced
+
+    text = "statuses:\n  a: {stored_as: ready}\n  b: {stored_as: done}\n"
+    grown = text.replace("{stored_as: done}", "{stored_as: done, note: [1, 2, 3, 4, 5, 6]}")
+    base = parse_yaml(text)
+    limit = base.source_map.values + 3
+    def piece(t):
+        return parse_yaml(t, max_values=limit)
+    assert spliced(base, text.replace("ready", "readyx"), piece, max_values=limit).source_map.values == \
+        parse_yaml(text.replace("ready", "readyx")).source_map.values
+    assert spliced(base, grown, piece, max_values=limit) is None
+    assert [p.code for p in parse_yaml(grown, max_values=limit).problems] == ["E_DOC_LIMIT"]
 
 
 def test_a_crlf_text_is_spliced_too(monkeypatch):

@@ -198,3 +198,52 @@ async def test_each_analysis_is_handed_the_documents_newest_one():
     await settle(scheduler)
     assert [(v, p) for v, p in seen] == [(1, None), (2, "analysis of v1"), (3, None), (4, None), (5, "analysis of v4"),
                                          (6, None)]
+
+
+async def test_after_a_failed_analysis_the_next_one_starts_from_nothing():
+    """An analysis that raised (logged) leaves no base behind: the next version is analysed afresh, not
+    handed the analysis the failed one was given (issue 24: a fault in reusing it would repeat for good)."""
+    seen: list[tuple[int, object]] = []
+
+    class Made:
+        reusable = True
+
+        def __init__(self, version: int) -> None:
+            self.version = version
+
+    def compute(snap: Snapshot):
+        seen.append((snap.version, getattr(snap.previous, "version", None)))
+        if snap.version == 2:
+            raise RuntimeError("a fault while reusing the previous analysis")
+        return Made(snap.version), []
+
+    scheduler = Scheduler(compute, lambda d: (d.version, len(d.text)), lambda r, c: None, lambda: 10.0)
+    doc = OpenDocument("file:///w.workflow.yaml", "a: 1\n", 1)
+    for version in (1, 2, 3):
+        doc.version, doc.text = version, f"a: {version}\n"
+        scheduler.now(doc)
+        await asyncio.sleep(0.05)
+    await settle(scheduler)
+    assert seen == [(1, None), (2, 1), (3, None)]
+
+
+def test_the_server_analyses_afresh_when_reusing_the_previous_analysis_fails(monkeypatch):
+    """`GroophServer._compute`: a fault in the incremental path costs the version nothing: it is analysed
+    from its text alone (and the fault logged)."""
+    from grooph_lsp import server as server_module
+    from grooph_lsp.server import GroophServer
+
+    real = server_module.analyse_text
+
+    def analyse_text(*args, previous=None, **kw):
+        if previous is not None:
+            raise RuntimeError("a fault while reusing the previous analysis")
+        return real(*args, **kw)
+
+    monkeypatch.setattr(server_module, "analyse_text", analyse_text)
+    s = GroophServer()
+    text = "initial: [{target: nowhere}]\nstatuses:\n  ready: {}\n"
+    key = (1, len(text), s.settings.complete, s.settings.max_chars, 0)
+    first, _ = s._compute(Snapshot("untitled:w.workflow.yaml", 1, text, "w.workflow.yaml", key))
+    again, diagnostics = s._compute(Snapshot("untitled:w.workflow.yaml", 2, text, "w.workflow.yaml", key, first))
+    assert [d.code for d in diagnostics] == [i.code for i in first.issues] and "E_WF_UNKNOWN_STATUS" in [d.code for d in diagnostics]

@@ -19,7 +19,7 @@ from grooph_core.model.compiled import root_type
 from grooph_core.model.workflow import ENGINE_SENDERS, KANBAN_STATUSES
 from grooph_core.rules.serde_keys import member_issues, value_issues
 from grooph_core.rules.workflow.check import is_template, suggestion
-from grooph_core.rules.workflow.memo import keys, per_status
+from grooph_core.rules.workflow.memo import per_status
 from grooph_core.rules.workflow.semantics import WorkflowDoc, as_text, status_lists, status_targets, transition_lists
 from grooph_core.source.text import did_you_mean, pointer_join
 
