@@ -1,7 +1,7 @@
 """The reading of an edited YAML text from the reading of the text before it (issue 24).
 
 As you type in a 1M workflow, a keystroke changes one entry of one block mapping (a status under
-`statuses`), but a whole re-read costs about a second (libyaml alone is 0.6-0.8 s). `spliced(prev, text)`
+`statuses`), but a whole re-read costs over half a second of CPU (libyaml's events alone are most of it). `spliced(prev, text)`
 re-reads only the entry the edit lies in and puts it in place of the old one: its value, its source-map
 node, its scalars as written; the members after it keep their nodes, seen through `shifted` (their spans
 moved by the edit's length, without copying them). It answers only where that is the whole reading, and
