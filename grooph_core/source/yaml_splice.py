@@ -1,11 +1,11 @@
 """The reading of an edited YAML text from the reading of the text before it (issue 24).
 
 As you type in a 1M workflow, a keystroke changes one entry of one block mapping (a status under
-`statuses`), but a whole re-read costs over half a second of CPU (libyaml's events alone are most of it). `spliced(prev, text)`
-re-reads only the entry the edit lies in and puts it in place of the old one: its value, its source-map
-node, its scalars as written; the members after it keep their nodes, seen through `shifted` (their spans
-moved by the edit's length, without copying them). It answers only where that is the whole reading, and
-returns None everywhere else (the caller then reads the whole text):
+`statuses`), but a whole re-read costs over half a second of CPU. `spliced(prev, text)` re-reads only the
+entry the edit lies in and puts it in place of the old one: its value, its source-map node, its scalars as
+written; the members after it keep their nodes, seen through `shifted` (their spans moved by the edit's
+length, without copying them). It answers only where that is the whole reading, and returns None
+everywhere else (the caller then reads the whole text):
 
 - the text before the edit read without a problem, and the entry alone reads without one;
 - the edit lies within one entry of a block mapping that is the value of a top-level key: from the
