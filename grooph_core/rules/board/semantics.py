@@ -36,8 +36,8 @@ class BoardDoc:
 
 
 def read_board(value: object, previous: BoardDoc | None = None) -> BoardDoc:
-    """The document the board rules read (board.md §3; any value). `previous` (the reading of the version before, issue 24)
-    is not used, and always None today: a board is JSON, read whole each time (nothing is carried for it)."""
+    """The document the board rules read (board.md §3; any value). `previous` (the reading of the version
+    before, issue 24) is not used, and always None today: a board is JSON, read whole each time."""
     v = value if type(value) is dict else {}
     tasks = v.get("tasks")
     deps = v.get("dependencies")

@@ -42,8 +42,8 @@ class EpisodesDoc:
 
 
 def read_episodes(value: object, previous: EpisodesDoc | None = None) -> EpisodesDoc:
-    """The record the episodes rules read (episodes.md §3; any value). `previous` (the reading of the version before, issue 24)
-    is not used, and always None today: an episode record is JSON, read whole each time (nothing is carried for it)."""
+    """The record the episodes rules read (episodes.md §3; any value). `previous` (the reading of the
+    version before, issue 24) is not used, and always None today: an episode record is JSON, read whole."""
     v = value if type(value) is dict else {}
     rows = v.get("episodes")
     return EpisodesDoc(v, tuple((i, r) for i, r in enumerate(rows if type(rows) is list else ()) if type(r) is dict))

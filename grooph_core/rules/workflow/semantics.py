@@ -1,9 +1,10 @@
 """What the workflow rules read of a document (workflow.md §2, §4): the named things and every transition.
 
-`read_workflow(value, previous)` never raises on any value. `previous`, the reading of the version before
-(issue 24), hands on what the rules found in each status (`rules/workflow/memo`). A part that does not have its model's shape (the
-editor runs the rules on broken documents too) is `None`, and a rule that needs it says nothing rather
-than guessing: with no readable `statuses`, no target is called unknown.
+`read_workflow(value, previous)` never raises on any value. `previous`, the reading of the version
+before (issue 24), hands on what the rules found in each status (`rules/workflow/memo`). A part that
+does not have its model's shape (the editor runs the rules on broken documents too) is `None`, and a
+rule that needs it says nothing rather than guessing: with no readable `statuses`, no target is called
+unknown.
 """
 
 from __future__ import annotations
@@ -122,15 +123,7 @@ def transition_lists(status: object) -> list[tuple[tuple[str, ...], list]]:
 
 def status_lists(status: object) -> list:
     """A status's lists of transitions (those that are lists), in the order of `transition_lists`."""
-    if type(status) is not dict:
-        return []
-    on = status.get("on")
-    lists = [ts for ts in on.values() if type(ts) is list] if type(on) is dict else []
-    for key in ("always", "after"):
-        ts = status.get(key)
-        if type(ts) is list:
-            lists.append(ts)
-    return lists
+    return [ts for _, ts in transition_lists(status)]
 
 
 def status_targets(status: object) -> list[str]:
