@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 import os
 
-from grooph_core.ide.analysis import DocumentAnalysis
-from grooph_core.ide.navigation import Symbol, document_symbols
-from grooph_core.ide.neighbour_outline import neighbour_symbols
+from grooph_core.ide.grooph.analysis import DocumentAnalysis
+from grooph_core.ide.grooph.navigation import Symbol, document_symbols
+from grooph_core.ide.neighbours.outline import neighbour_symbols
 from grooph_core.rules.map.graph_pointers import graph_path
 from grooph_core.source.kinds import NEIGHBOUR_KINDS, Kind
 from grooph_core.source.text import value_at

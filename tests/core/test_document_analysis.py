@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from grooph_core.ide.analysis import Analysis, DocumentAnalysis, analyze
-from grooph_core.ide.navigation import document_symbols, folding_lines, place_symbols
-from grooph_core.ide.neighbour_analysis import NeighbourAnalysis, analyze_neighbour
+from grooph_core.ide.grooph.analysis import Analysis, DocumentAnalysis, analyze
+from grooph_core.ide.grooph.navigation import document_symbols, folding_lines, place_symbols
+from grooph_core.ide.neighbours.analysis import NeighbourAnalysis, analyze_neighbour
 from grooph_core.source.kinds import neighbour_from_name
 from grooph_core.source.line_index import LineIndex, lsp_range
 

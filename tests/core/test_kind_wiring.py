@@ -14,7 +14,7 @@ import typing
 
 import pytest
 
-from grooph_core.ide.actions import OpsOutcome, QuickFix
+from grooph_core.ide.grooph.actions import OpsOutcome, QuickFix
 from grooph_core.ide.kinds import BY_NAME, KINDS, DocumentKind, analyse, kind_named, kind_of_file
 from grooph_core.ide.refused import Refused
 from grooph_core.issues import CODES
@@ -43,7 +43,9 @@ def test_each_kind_has_its_face_module_citing_its_spec(name):
     kind = kind_named(name)
     assert isinstance(kind, DocumentKind) and kind.name == name and kind.title
     module = sys.modules[type(kind).__module__]
-    assert module.__name__ == f"grooph_core.ide.kinds.{name}", "a kind's face lives in ide/kinds/<kind>.py"
+    family = module.__name__.removeprefix("grooph_core.ide.").removesuffix(".face")
+    assert module.__name__ == f"grooph_core.ide.{family}.face" and "." not in family, \
+        "a kind's face lives in its family's package, ide/<family>/face.py"
     assert f"{name}.md" in (module.__doc__ or ""), "the face's docstring cites its spec"
 
 

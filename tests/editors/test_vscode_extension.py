@@ -88,7 +88,7 @@ def test_manifest_contributes_what_the_issue_lists():
     # A plain YAML value is a string to VS Code, where quick suggestions are off by default: a workflow's
     # statuses, roles and words (issue 15 point 5) pop up as you type only with `strings` on (VS Code 1.100's
     # schema: each of other/comments/strings is true/false or "on"/"inline"/"off"). No format on save: the
-    # server does not format a workflow (grooph_core.ide.kinds.workflow.WORKFLOW_NOT_FORMATTED).
+    # server does not format a workflow (grooph_core.ide.neighbours.face.WORKFLOW_NOT_FORMATTED).
     workflow = contributes["configurationDefaults"]["[grooph-workflow]"]
     assert workflow["editor.quickSuggestions"] == {"other": "on", "comments": "off", "strings": "on"}
     assert "editor.formatOnSave" not in workflow

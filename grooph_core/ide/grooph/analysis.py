@@ -23,6 +23,7 @@ import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field, replace
 
+from grooph_core.ide.face import face_of
 from grooph_core.issues import Issue, SchemaProblem, whole_shape_codes
 from grooph_core.rules.graph.references import DanglingRef
 from grooph_core.rules.map.references import MapDanglingRef
@@ -80,10 +81,8 @@ class DocumentAnalysis(ABC):
 
     @property
     def document_kind(self):
-        """The kind's face (`ide.kinds.DocumentKind`): what every request of this document is asked of."""
-        from grooph_core.ide.kinds import kind_named
-
-        return kind_named(self.kind)
+        """The kind's face (`ide.face.DocumentKind`): what every request of this document is asked of."""
+        return face_of(self.kind)
 
     @property
     def line_index(self) -> LineIndex:

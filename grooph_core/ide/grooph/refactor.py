@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 import re
 
-from grooph_core.ide.analysis import Analysis
-from grooph_core.ide.navigation import Occurrence, find_definition, occurrence_at, occurrences, related_occurrences
+from grooph_core.ide.grooph.analysis import Analysis
+from grooph_core.ide.grooph.navigation import Occurrence, find_definition, occurrence_at, occurrences, related_occurrences
 from grooph_core.ide.refused import Refused
 from grooph_core.ide.text_edits import TextEdit, value_edits
 from grooph_core.ops import apply

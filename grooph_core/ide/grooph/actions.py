@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 
-from grooph_core.ide.analysis import Analysis
+from grooph_core.ide.grooph.analysis import Analysis
 from grooph_core.ide.refused import Refused
 from grooph_core.ide.text_edits import TextEdit, line_edits, value_edits
 from grooph_core.issues import Issue
