@@ -1,7 +1,7 @@
 """What the workspace keeps about one document once it is analysed: its title, its error count, the
 symbols `workspace/symbol` searches, the graph pointers of a map's sessions, and what the code lenses
 say. Spans are character offsets in the document's text (the shell converts them). A neighbouring
-document (a workflow, board or episode record) has its outline's symbols (neighbour_outline.py) and no
+document (a workflow, board or episode record) has its outline's symbols (ide/neighbours/outline.py) and no
 links or lenses."""
 
 from __future__ import annotations
@@ -97,7 +97,7 @@ def _spans(analysis: DocumentAnalysis, sym_pointer: str, id_pointer: str | None,
 
 def _neighbour_facts(path: str, analysis: DocumentAnalysis, value: dict, errors: int) -> DocumentFacts:
     """A workflow's statuses, a board's tasks (by their keys; a task's title as its name): the entries
-    of the document outline that `workspace/symbol` searches (neighbour_outline.py)."""
+    of the document outline that `workspace/symbol` searches (ide/neighbours/outline.py)."""
     symbols: list[SymbolFact] = []
     for sym in _flatten(neighbour_symbols(value, analysis.kind)):
         if sym.kind not in SEARCHED_KINDS:

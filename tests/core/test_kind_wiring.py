@@ -2,7 +2,7 @@
 kind has every step, and a kind the readers know but `ide.kinds.KINDS` does not register fails here,
 as tests/core/rules/test_code_wiring.py does for codes. The steps: its name and file names in
 `source/kinds.py`; a model in `model/`; a schema in `schema/`; a rules package `rules/<kind>/` with its
-`RULES` and its codes in `issues.py`; fixtures; its face `ide/kinds/<kind>.py`, registered once; and
+`RULES` and its codes in `issues.py`; fixtures; its face in `ide/<family>/face.py`, registered once; and
 the face answers every request of the editor on its documents."""
 
 from __future__ import annotations

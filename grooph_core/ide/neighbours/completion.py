@@ -8,7 +8,7 @@
   and `false` for a boolean, the nine statuses kanban.db holds where a `stored_as` names one
   (workflow.md §3.2 `W_WF_STORED_AS_UNKNOWN`).
 - **Names** where a name is expected: which kind of name a place takes is asked of the one model of
-  names, `ide.neighbour_names` (its sites, run on the document with a probe at the cursor's
+  names, `ide.neighbours.names` (its sites, run on the document with a probe at the cursor's
   place: a status for a card transition's `target`, a run state for a run-machine one), and the names
   offered are its definitions; a transition's `by` also takes the engine's senders. An episode record's
   `current` takes the rows' `session_id`s ("`current` names one of the rows"); after `params.` in a
