@@ -9,8 +9,8 @@ from typing import Any
 
 from lsprotocol import types as lsp
 
-from grooph_core.ide.grooph.analysis import DocumentAnalysis
 from grooph_core.ide.code_docs import page_uri
+from grooph_core.ide.document import DocumentAnalysis
 from grooph_core.ide.grooph.navigation import PlacedSymbol
 from grooph_core.ide.text_edits import TextEdit
 from grooph_core.issues import CODES, Issue

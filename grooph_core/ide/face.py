@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from grooph_core.ide.refused import Refused
 
 if TYPE_CHECKING:
-    from grooph_core.ide.grooph.analysis import DocumentAnalysis
+    from grooph_core.ide.document import DocumentAnalysis
 
 # Every face made, by its kind's name: `DocumentAnalysis.document_kind` finds its face here, so that the
 # analysis never imports the faces (which import the analysis to read) nor the registration (`ide.kinds`).

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import os
 
-from grooph_core.ide.grooph.analysis import DocumentAnalysis
+from grooph_core.ide.document import DocumentAnalysis
 from grooph_core.ide.grooph.navigation import Symbol, document_symbols
 from grooph_core.ide.neighbours.outline import neighbour_symbols
 from grooph_core.rules.map.graph_pointers import graph_path

@@ -14,7 +14,8 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from grooph_core.ide.grooph.analysis import Analysis, DocumentAnalysis
+from grooph_core.ide.document import DocumentAnalysis
+from grooph_core.ide.grooph.analysis import Analysis
 from grooph_core.ide.kinds import analyse, kind_named
 from grooph_core.ide.neighbours.analysis import NeighbourAnalysis
 from grooph_core.issues import make
