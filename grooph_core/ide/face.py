@@ -29,11 +29,11 @@ def made(kind: "DocumentKind") -> "DocumentKind":
 
 
 def face_of(name: str) -> "DocumentKind":
-    """The face of the kind of that name; the faces are made when `ide.kinds` (or their module) is imported."""
+    """The face of the kind of that name (made when the package `ide` is imported: `ide/__init__`)."""
     try:
         return FACES[name]
     except KeyError:
-        raise LookupError(f"no face of the kind {name!r} is made yet: import grooph_core.ide.kinds") from None
+        raise LookupError(f"no face of the kind {name!r}: it is not registered in grooph_core.ide.kinds") from None
 
 
 class DocumentKind(ABC):

@@ -2,7 +2,8 @@
 
 A kind is one object (`ide.face.DocumentKind`) answering every request of the editor and the command
 line for documents of that kind: `GRAPH` and `MAP` (`ide/grooph/face.py`), `WORKFLOW`, `BOARD` and
-`EPISODES` (`ide/neighbours/face.py`). This module sits on top of `ide`: nothing in `ide` imports it. The shell and the commands ask a document's kind
+`EPISODES` (`ide/neighbours/face.py`). This module sits on top of `ide`: no module of `ide` imports it
+(the package, `ide/__init__`, does). The shell and the commands ask a document's kind
 (`DocumentAnalysis.document_kind`, `kind_named`, `kind_of_file`) and call its method; nothing else
 compares a kind with a kind's name (tests/structure/test_kinds.py). ARCHITECTURE.md "Adding a document
 kind" is the recipe for a sixth.

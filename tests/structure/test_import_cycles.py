@@ -55,6 +55,15 @@ def test_the_core_has_no_import_cycle() -> None:
     assert found == [], "import cycles in grooph_core (break them; a lazy import does not):\n" + "\n".join(found)
 
 
+def test_no_module_of_ide_imports_the_registration() -> None:
+    """`ide/kinds.py` sits on top of `ide` (ARCHITECTURE.md "Code map"): a face or an analysis that asked
+    it would close a cycle again; only the package (`ide/__init__`, which makes the faces) imports it."""
+    graph = import_graph(CORE)
+    askers = sorted(m for m, targets in graph.items()
+                    if m.startswith("grooph_core.ide.") and "grooph_core.ide.kinds" in targets)
+    assert askers == [], f"modules of ide importing ide.kinds: {askers}"
+
+
 def test_a_cycle_through_a_function_level_import_is_found(tmp_path: Path) -> None:
     core = tmp_path / "grooph_core"
     (core / "ide" / "kinds").mkdir(parents=True)
