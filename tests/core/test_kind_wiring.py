@@ -14,6 +14,7 @@ import typing
 
 import pytest
 
+from grooph_core.ide.face import FACES
 from grooph_core.ide.grooph.actions import OpsOutcome, QuickFix
 from grooph_core.ide.kinds import BY_NAME, KINDS, DocumentKind, analyse, kind_named, kind_of_file
 from grooph_core.ide.refused import Refused
@@ -36,6 +37,8 @@ def test_every_kind_the_readers_know_is_registered_once():
     known = set(typing.get_args(detection.Kind)) | set(detection.NEIGHBOUR_KINDS)
     assert sorted(NAMES) == sorted(known), "a kind is read but not registered in ide.kinds.KINDS (or the reverse)"
     assert len(NAMES) == len(set(NAMES)) and set(BY_NAME) == set(NAMES)
+    # each registered face was made through `face.made`, so an analysis of its kind finds it (`document_kind`)
+    assert all(FACES.get(k.name) is k for k in KINDS) and set(FACES) == set(NAMES)
 
 
 @pytest.mark.parametrize("name", NAMES)
