@@ -220,7 +220,7 @@ def kind_page(page: KindPage) -> str:
         f"Files named {names}. Generated from the models by `python -m grooph_core.docs.generate`; "
         "do not edit by hand. Back to the [reference](../../docs/reference.md).", "",
         "## Fields", "",
-        "Each object's fields in their declared order (the order formatting writes them).", "",
+        "Each object's fields in their declared order (the order formatting writes them, where a kind is formatted).", "",
         *fields, *_codes(page),
         "## Example", "",
         f"`{page.example}` (shipped with the repository; `grooph validate` finds no issue in it):", "",
