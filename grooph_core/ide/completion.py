@@ -9,6 +9,7 @@ from the text around the cursor (JSON strings never span lines) and the tolerant
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -42,6 +43,13 @@ class Completion:
         the cursor rather than apply the range. A completed member whose text cannot end at that quote
         (`"nodes": []` typed as `"nod|"`) is the key's name alone; with `ranges` (the client applies
         ranges and announced `insertReplaceSupport`) it is the whole member over the quote instead."""
+        edit = self._client_edit(text, offset, ranges)
+        if edit.snippet is None and re.match(r"\S*", edit.text).group() != edit.text.rstrip():
+            # Neovim inserts a plain item's text up to its first space; a snippet it inserts whole
+            edit = edit._replace(snippet=snippet_escape(edit.text))
+        return edit
+
+    def _client_edit(self, text: str, offset: int, ranges: bool) -> "ClientEdit":
         start, end = self.span
         typed = text[start:offset]
         if not (start < end and text[start] == '"' and self.insert_text.startswith('"')):
@@ -55,7 +63,9 @@ class Completion:
         if not (end - 1 >= offset and end - 1 > start and text[end - 1] == '"'):  # not closed on its line
             return ClientEdit((start + 1, _word_end(text, offset, end)), offset, body, snippet, filter_text)
         if body.endswith('"'):  # the item ends with a string: the quote standing there closes it
-            snippet = snippet[:-1] if snippet and snippet.endswith('"') else None
+            word = re.fullmatch(r'(.*)\$\{1:"(.*)"\}', snippet or "")  # `${1:"agent"}`: `"${1:agent}`
+            snippet = (snippet[:-1] if snippet and snippet.endswith('"')
+                       else f'{word[1]}"${{1:{word[2]}}}' if word else None)
             return ClientEdit((start + 1, end - 1), offset, body[:-1], snippet, filter_text)
         if ranges:
             return ClientEdit((start + 1, end), end, body, snippet, filter_text)
