@@ -99,17 +99,20 @@ def _placed(name, marked: str, label: str, whole, syntax: str, *, key: bool = Fa
     return Place(name, marked.replace("\x00", "", 1), cursor, label, whole, syntax, key)
 
 
-def json_places(path: Path, seen: set) -> list[Place]:
-    """The places of a JSON fixture, one of each variant and owner (`seen`: those of its kind so far)."""
-    text = path.read_text("utf-8")
-    whole = json.loads(text)
-    out = []
-
+def _collector(path: Path, whole, syntax: str, seen: set, out: list):
+    """`add(variant, owner, marked text, label)`: a place, one of each variant and owner (`seen`: those
+    of its kind so far)."""
     def add(variant: str, owner: str, marked: str, label: str, *, key: bool = False):
         if (variant, owner) not in seen:
             seen.add((variant, owner))
-            out.append(_placed(f"{path.name}:{variant}:{owner}", marked, label, whole, "json", key=key))
+            out.append(_placed(f"{path.name}:{variant}:{owner}", marked, label, whole, syntax, key=key))
+    return add
 
+
+def json_places(path: Path, seen: set) -> list[Place]:
+    text = path.read_text("utf-8")
+    out: list[Place] = []
+    add = _collector(path, json.loads(text), "json", seen, out)
     for m in _STRING.finditer(text):
         a, b = m.span()
         content = json.loads(m.group())
@@ -155,14 +158,8 @@ _YAML_PAIR = re.compile(r"(?P<pre>^[ \t-]*|[{,] ?)(?P<key>[A-Za-z_][\w]*):(?P<sp
 
 def yaml_places(path: Path, seen: set) -> list[Place]:
     text = path.read_text("utf-8")
-    whole = parse_yaml(text).value
-    out = []
-
-    def add(variant: str, owner: str, marked: str, label: str, *, key: bool = False):
-        if (variant, owner) not in seen:
-            seen.add((variant, owner))
-            out.append(_placed(f"{path.name}:{variant}:{owner}", marked, label, whole, "yaml", key=key))
-
+    out: list[Place] = []
+    add = _collector(path, parse_yaml(text).value, "yaml", seen, out)
     for m in _YAML_PAIR.finditer(text):
         k, v = m.group("key"), m.group("value")
         ks, ke, vs, ve = m.start("key"), m.end("key"), m.start("value"), m.end("value")
