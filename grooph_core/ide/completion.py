@@ -61,7 +61,10 @@ class Completion:
         body = self.insert_text[1:]
         snippet = self.snippet[1:] if self.snippet and self.snippet.startswith('"') else self.snippet
         if not (end - 1 >= offset and end - 1 > start and text[end - 1] == '"'):  # not closed on its line
-            return ClientEdit((start + 1, _word_end(text, offset, end)), offset, body, snippet, filter_text)
+            word_end = _word_end(text, offset, end)
+            if body.endswith(",") and text[word_end:end].lstrip().startswith(","):  # the comma is there
+                body, snippet = body[:-1], snippet[:-1] if snippet and snippet.endswith(",") else snippet
+            return ClientEdit((start + 1, word_end), offset, body, snippet, filter_text)
         if body.endswith('"'):  # the item ends with a string: the quote standing there closes it
             word = re.fullmatch(r'(.*)\$\{1:"(.*)"\}', snippet or "")  # `${1:"agent"}`: `"${1:agent}`
             snippet = (snippet[:-1] if snippet and snippet.endswith('"')

@@ -291,6 +291,8 @@ SERVED = {
     "enum-between-quotes": ("g.grooph.json", GRAPH, '"kind": "agent"', '"kind": "ag|"', "agent", '"kind": "agent"'),
     "key-between-quotes": ("g.grooph.json", GRAPH, '"role": "planner"', '"role": "planner",\n      "de|"',
                            "description", None),
+    "key-in-an-open-string-before-a-comma": ("g.grooph.json", GRAPH, '"role": "planner"',
+                                             '"role": "planner",\n      "de|', "description", None),
     "yaml-quoted-status": ("w.workflow.yaml", WORKFLOW, "  - target: ready\n", '  - target: "re|"\n', "ready",
                            '  - target: "ready"\n'),
     "yaml-right-after-the-colon": ("w.workflow.yaml", WORKFLOW, "  - target: ready\n", "  - target:|\n", "ready",
