@@ -46,7 +46,7 @@ class Completion:
         edit = self._client_edit(text, offset, ranges)
         if edit.snippet is None and re.match(r"\S*", edit.text).group() != edit.text.rstrip():
             # Neovim inserts a plain item's text up to its first space; a snippet it inserts whole
-            edit = edit._replace(snippet=snippet_escape(edit.text))
+            edit = ClientEdit(edit.span, edit.insert_end, edit.text, snippet_escape(edit.text), edit.filter_text)
         return edit
 
     def _client_edit(self, text: str, offset: int, ranges: bool) -> "ClientEdit":
