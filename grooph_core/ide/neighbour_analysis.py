@@ -127,26 +127,41 @@ BOM = "\ufeff"
 # A `\uXXXX` escape of a surrogate in a JSON string, not itself escaped (an even run of backslashes before it).
 _SURROGATE_ESCAPE = re.compile(r"(?<!\\)(?:\\\\)*(\\u[dD][89abAB][0-9a-fA-F]{2})(\\u[dD][c-fC-F][0-9a-fA-F]{2})?"
                                r"|(?<!\\)(?:\\\\)*(\\u[dD][c-fC-F][0-9a-fA-F]{2})")
+_HEX_ESCAPE = re.compile(r"\\u[0-9a-fA-F]{4}")
 
 
 def engine_text_refusals(text: str, syntax: str, source_map=None) -> list[Issue]:
     """E_SYNTAX for what the engine's reader refuses in the text itself (workflow.md §0 "Text"): a byte-order
     mark at the start (serde_json refuses it; serde_yaml reads it into the first key), and in JSON a string
-    escape of a lone surrogate (`"\\ud800"`), at the escape, with the pointer of the string it stands in
-    (serde skips an unknown key's value unread: `_analyze` drops those)."""
+    escape of a lone surrogate (`"\\ud800"`), at the escape, in serde_json's words (`lone_surrogates`)."""
     out = []
     if text.startswith(BOM):
         out.append(make("E_SYNTAX", "a byte-order mark at the start: the engine cannot read the file (save it "
                         "as UTF-8 without a BOM)", span=(0, 1)))
     if syntax == "json" and "\\u" in text:
-        for m in _SURROGATE_ESCAPE.finditer(text):
-            lone = m.group(3) is not None or m.group(2) is None
-            if lone:
-                g = 3 if m.group(3) is not None else 1
-                where = source_map.pointer_at(m.start(g))[0] if source_map is not None else None
-                out.append(make("E_SYNTAX", f"a lone surrogate escape ({m.group(g)}): the engine's JSON reader "
-                                "refuses a string holding half of a UTF-16 pair", pointers=() if where is None else
-                                (where,), span=m.span(g)))
+        out += lone_surrogates(text, source_map)
+    return out
+
+
+def lone_surrogates(text: str, source_map=None) -> list[Issue]:
+    """The one rule for a lone surrogate escape in a board or an episode record (docs/bad-input.md "Lone
+    surrogate"; workflow.md §0 "Text"): serde_json refuses a string holding half of a UTF-16 pair, a key's
+    as a value's, so each escape gets E_SYNTAX at the escape in serde's words ("unexpected end of hex
+    escape" after a leading half, "lone leading surrogate in hex escape" for a trailing half or a leading
+    one followed by another escape). Its pointer is the string's (a key's: `on_key`); serde skips an
+    unknown key's value unread, escapes and all, and `_analyze` drops what stands in one. Graphs and maps
+    read it as JSON.parse does: valid JSON, kept as written."""
+    out = []
+    for m in _SURROGATE_ESCAPE.finditer(text):
+        if m.group(2) is not None:  # a pair
+            continue
+        g = 3 if m.group(3) is not None else 1
+        trailing_first = g == 3 or _HEX_ESCAPE.match(text, m.end(g)) is not None
+        words = "lone leading surrogate in hex escape" if trailing_first else "unexpected end of hex escape"
+        where, part = source_map.pointer_at(m.start(g)) if source_map is not None else (None, "")
+        out.append(make("E_SYNTAX", f"a lone surrogate escape ({m.group(g)}): the engine's JSON reader refuses a string "
+                        f"holding half of a UTF-16 pair ({words})", pointers=() if where is None else (where,),
+                        on_key=part == "key", span=m.span(g)))
     return out
 
 
@@ -177,8 +192,9 @@ def _analyze(text: str, kind: NeighbourKind, tolerant: bool, max_chars: int, max
     serde = None
     if engine_reading is not None and parsed.value is not None:
         serde = engine_reading(parsed, reuse=carried.serde if carried is not None else None)
-    if serde is not None and serde.ignored:  # a lone surrogate in a value serde skips is no refusal
-        problems = [p for p in problems if not (p.code == "E_SYNTAX" and p.pointers and serde.is_ignored(p.pointers[0]))]
+    if serde is not None and serde.ignored:  # a lone surrogate in a value serde skips is no refusal (a key's: in its object)
+        problems = [p for p in problems if not (p.code == "E_SYNTAX" and p.pointers and serde.is_ignored(
+            p.pointers[0].rpartition("/")[0] if p.on_key else p.pointers[0]))]
         parsed = replace(parsed, problems=tuple(problems))
     reader_failed = any(p.severity == "error" for p in problems)
     if reader_failed and (parsed.value is None or not tolerant):  # the engine refuses the file as it reads it
