@@ -152,16 +152,21 @@ def lone_surrogates(text: str, source_map=None) -> list[Issue]:
     unknown key's value unread, escapes and all, and `_analyze` drops what stands in one. Graphs and maps
     read it as JSON.parse does: valid JSON, kept as written."""
     out = []
+    done = 0
     for m in _SURROGATE_ESCAPE.finditer(text):
-        if m.group(2) is not None:  # a pair
-            continue
         g = 3 if m.group(3) is not None else 1
-        trailing_first = g == 3 or _HEX_ESCAPE.match(text, m.end(g)) is not None
-        words = "lone leading surrogate in hex escape" if trailing_first else "unexpected end of hex escape"
-        where, part = source_map.pointer_at(m.start(g)) if source_map is not None else (None, "")
+        if m.group(2) is not None or m.start(g) < done:  # a pair, or the escape after a leading half (said)
+            continue
+        start, end = m.span(g)
+        after = _HEX_ESCAPE.match(text, end) if g == 1 else None
+        if after is not None:  # a leading half and an escape that is no trailing half: the two are refused
+            end = after.end()
+        done = end
+        words = "unexpected end of hex escape" if g == 1 and after is None else "lone leading surrogate in hex escape"
+        where, part = source_map.pointer_at(start) if source_map is not None else (None, "")
         out.append(make("E_SYNTAX", f"a lone surrogate escape ({m.group(g)}): the engine's JSON reader refuses a string "
                         f"holding half of a UTF-16 pair ({words})", pointers=() if where is None else (where,),
-                        on_key=part == "key", span=m.span(g)))
+                        on_key=part == "key", span=(start, end)))
     return out
 
 
