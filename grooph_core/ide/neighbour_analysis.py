@@ -27,10 +27,12 @@ from pathlib import Path
 from grooph_core.ide.analysis import DocumentAnalysis, placed_span, still_open
 from grooph_core.ide.neighbour_names import DEFINING_MAPPINGS, SITES
 from grooph_core.issues import Issue, Named, make
+from grooph_core.model.compiled import root_type
 from grooph_core.rules.episodes.schema import EpisodesSchemaProblem
-from grooph_core.rules.serde_shape import SerdeReading, ShapeProblem, engine_problems
+from grooph_core.rules.serde_shape import SerdeReading, ShapeProblem, engine_problems, skipped_at
 from grooph_core.source.json_reader import MAX_CHARS, MAX_DEPTH, ParsedText, collector_paused, parse
 from grooph_core.source.kinds import NeighbourKind, neighbour_from_value
+from grooph_core.source.serde_syntax import first_fault
 from grooph_core.source.load import MAX_DEPTH as CLI_MAX_DEPTH
 from grooph_core.source.load import MAX_FILE_BYTES, Loaded
 from grooph_core.source.text import pointer_escape, value_at
@@ -106,6 +108,8 @@ def engine_read(parsed: ParsedText, kind: NeighbourKind) -> ParsedText:
     """The reader's reading with what the engine refuses of the text itself, and the problems as the
     report says them (see `read_text`)."""
     text = parsed.text
+    if kind.syntax == "json" and not parsed.ok:
+        parsed = replace(parsed, problems=one_syntax_fault(parsed, kind))
     refused = engine_text_refusals(text, kind.syntax, parsed.source_map)
     if refused:
         parsed = replace(parsed, problems=tuple(sorted(  # `ok` stays the reader's: the text itself is valid
@@ -121,6 +125,29 @@ def engine_read(parsed: ParsedText, kind: NeighbourKind) -> ParsedText:
     if problems == list(parsed.problems):
         return parsed
     return replace(parsed, problems=tuple(problems))
+
+
+def one_syntax_fault(parsed: ParsedText, kind: NeighbourKind) -> tuple[Issue, ...]:
+    """The reader's problems with its syntax faults said once (issue 30: one fault, one diagnostic): serde_json
+    stops at the first and says that one, so a board or an episode record gets one E_SYNTAX, at the character
+    where serde_json stops and in its words (`serde_syntax.first_fault`), with the reader's words for the fault
+    it found there first. The reader's tolerant reading of the rest stands: what it could read is checked."""
+    text = parsed.text
+    bom = text.startswith(BOM)  # the engine stops at the mark (`engine_text_refusals`); what follows it is scanned
+    root = root_type(kind.name) if getattr(rules_of(kind), "reading", None) is not None else None  # a serde model
+    found = first_fault(text[1:] if bom else text, None if root is None else lambda path: skipped_at(root, path))
+    syntax = [p for p in parsed.problems if p.code == "E_SYNTAX" and not (bom and p.span == (0, 1))]
+    if not syntax or found is None:  # nothing past the mark; or (none known) a fault serde reads: the reader's first
+        return parsed.problems if len(syntax) < 2 else tuple(p for p in parsed.problems if p.code != "E_SYNTAX"
+                                                              or p is syntax[0] or (bom and p.span == (0, 1)))
+    at, words = found[0] + bom, found[1]
+    first = syntax[0]
+    said = f"{first.message}: " if first.span is not None and first.span[0] <= at else ""
+    why = "" if said.startswith(words) else f" ({words})"
+    one = make("E_SYNTAX", f"{said}the engine's JSON reader stops here{why}",
+               span=(at, at + 1) if at < len(text) else (at, at))
+    return tuple(one if p is first else p for p in parsed.problems if p.code != "E_SYNTAX" or p is first
+                 or (bom and p.span == (0, 1)))
 
 
 BOM = "\ufeff"

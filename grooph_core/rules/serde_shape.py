@@ -523,6 +523,28 @@ def field_at(root: ObjectType, pointer: str):
     return f
 
 
+def skipped_at(root: ObjectType, path: list[str]) -> bool:
+    """True when serde skips the value at `path` (keys and indices) unread: it stands under a key its struct
+    does not have (`ignore_value`; a struct written as an array counts its fields by place)."""
+    t: TypeDesc | None = root
+    for seg in path:
+        if isinstance(t, AltType):  # Names, Action, a unit enum's object form: the collection form
+            t = next((o for o in t.options if isinstance(o, (ObjectType, ArrayType, RecordType))), None)
+        if isinstance(t, ObjectType):
+            if seg.isdigit():  # the struct written as an array, or a key that is a number (never a field)
+                f = t.fields[int(seg)] if int(seg) < len(t.fields) else None
+            else:
+                f = t.by_name.get(seg)
+                if f is None:
+                    return True
+            t = f.type if f is not None else None
+        elif isinstance(t, (ArrayType, RecordType)):
+            t = t.item if isinstance(t, ArrayType) else t.value
+        else:
+            return False  # a JSON value (read whole), a scalar, or no type: not skipped
+    return False
+
+
 def null_reading(f, yaml: bool) -> str:
     """What `null` means for a field, as the engine reads it (workflow.md §0 "null"), for the hover."""
     t = f.type
