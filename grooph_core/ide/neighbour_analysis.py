@@ -134,18 +134,18 @@ def one_syntax_fault(parsed: ParsedText, kind: NeighbourKind) -> tuple[Issue, ..
     it found there first. The reader's tolerant reading of the rest stands: what it could read is checked."""
     text = parsed.text
     bom = text.startswith(BOM)  # the engine stops at the mark (`engine_text_refusals`); what follows it is scanned
+    syntax = [p for p in parsed.problems if p.code == "E_SYNTAX" and not (bom and p.span == (0, 1))]
+    if not syntax:
+        return parsed.problems
     root = root_type(kind.name) if getattr(rules_of(kind), "reading", None) is not None else None  # a serde model
     found = first_fault(text[1:] if bom else text, None if root is None else lambda path: skipped_at(root, path))
-    syntax = [p for p in parsed.problems if p.code == "E_SYNTAX" and not (bom and p.span == (0, 1))]
-    if not syntax or found is None:  # nothing past the mark; or (none known) a fault serde reads: the reader's first
-        return parsed.problems if len(syntax) < 2 else tuple(p for p in parsed.problems if p.code != "E_SYNTAX"
-                                                              or p is syntax[0] or (bom and p.span == (0, 1)))
-    at, words = found[0] + bom, found[1]
-    first = syntax[0]
-    said = f"{first.message}: " if first.span is not None and first.span[0] <= at else ""
-    why = "" if said.startswith(words) else f" ({words})"
-    one = make("E_SYNTAX", f"{said}the engine's JSON reader stops here{why}",
-               span=(at, at + 1) if at < len(text) else (at, at))
+    first = one = syntax[0]
+    if found is not None:  # (else, none known: a fault serde reads; the reader's first stays)
+        at, words = found[0] + bom, found[1]
+        said = f"{first.message}: " if first.span is not None and first.span[0] <= at else ""
+        why = "" if said.startswith(words) else f" ({words})"
+        one = make("E_SYNTAX", f"{said}the engine's JSON reader stops here{why}",
+                   span=(at, at + 1) if at < len(text) else (at, at))
     return tuple(one if p is first else p for p in parsed.problems if p.code != "E_SYNTAX" or p is first
                  or (bom and p.span == (0, 1)))
 

@@ -5,7 +5,7 @@ The engine reads a board (and an episode record) with serde_json, which stops at
 says one thing: `expected `,` or `}` at line 5 column 9`. `first_fault` walks the text as serde_json's
 parser does (its `parse_whitespace`, `next_key_seed`, `parse_object_colon`, `next_element_seed`, numbers,
 strings and escapes, `end`) and gives the place of that first fault, as a character offset, and serde's
-words. Only syntax: a value of the wrong type, a lone surrogate escape (`neighbour_analysis.lone_surrogates`),
+words (what JSON.parse reads whole, the C decoder takes at once). Only syntax: a value of the wrong type, a lone surrogate escape (`neighbour_analysis.lone_surrogates`),
 numbers out of range and nesting (`rules/serde_shape`) are read elsewhere. Iterative, linear in the text.
 
 Serde's place is the character it stopped at: the one it peeked (a `:` missing before it) or the one it
@@ -18,13 +18,18 @@ such a value.
 
 from __future__ import annotations
 
+import json
 import re
+
+from grooph_core.source.json_strict import reject_constant
 
 _WS = re.compile(r"[ \t\n\r]*")
 _STRING_BODY = re.compile(r'[^"\\\x00-\x1f]*')
 _DIGITS = re.compile(r"[0-9]*")
 _HEX = "0123456789abcdefABCDEF"
 _ESCAPES = '"\\/bfnrt'
+_scan_once = json.JSONDecoder(parse_constant=reject_constant).scan_once
+_TRY_WHOLE = 24  # levels of nesting down to which a container is first tried whole
 
 EOF_VALUE = "EOF while parsing a value"
 EOF_OBJECT = "EOF while parsing an object"
@@ -79,6 +84,12 @@ class _Scan:
                     raise _Fault(self.n, EOF_VALUE)
                 want_value = False
                 if c == "{" or c == "[":
+                    if len(stack) < _TRY_WHOLE:  # a sound container is taken whole by the C decoder (JSON.parse's
+                        try:                     # syntax is serde's); deep down, a failed try would cost each level
+                            self.i = _scan_once(self.text, self.i)[1]
+                            continue
+                        except (ValueError, RecursionError, StopIteration):
+                            pass
                     self.i += 1
                     stack.append(c)
                     path.append("" if c == "{" else "0")
