@@ -167,6 +167,8 @@ def engine_text_refusals(text: str, syntax: str, source_map=None) -> list[Issue]
                         "as UTF-8 without a BOM)", span=(0, 1)))
     if syntax == "json" and "\\u" in text:
         out += lone_surrogates(text, source_map)
+    if syntax == "yaml" and "\\" in text:
+        out += yaml_surrogate_escapes(text, source_map)
     return out
 
 
@@ -197,6 +199,31 @@ def lone_surrogates(text: str, source_map=None) -> list[Issue]:
     return out
 
 
+# A `\uXXXX` or `\UXXXXXXXX` escape of a surrogate, not itself escaped.
+_YAML_SURROGATE_ESCAPE = re.compile(r"(?<!\\)(?:\\\\)*(\\u[dD][89a-fA-F][0-9a-fA-F]{2}|\\U0000[dD][89a-fA-F][0-9a-fA-F]{2})")
+
+
+def yaml_surrogate_escapes(text: str, source_map=None) -> list[Issue]:
+    """A workflow's part of the lone-surrogate rule (docs/bad-input.md "Lone surrogate"): libyaml, serde_yaml's
+    scanner, refuses an escape of any surrogate in a double-quoted scalar, even the two halves of a pair
+    ("found invalid Unicode character escape code"), wherever the scalar stands (an unknown key's value too):
+    E_SYNTAX at the escape. In a plain, single-quoted or block scalar it is text, not an escape."""
+    out = []
+    for m in _YAML_SURROGATE_ESCAPE.finditer(text):
+        start, end = m.span(1)
+        where, part = source_map.pointer_at(start) if source_map is not None else (None, "")
+        if where is None:
+            continue
+        span = source_map.key_span(where) if part == "key" else source_map.value_span(where)
+        if span is None or not (span[0] <= start < span[1]) or text[span[0]] != '"':  # not in a double-quoted scalar
+            continue
+        out.append(make("E_SYNTAX", f"a surrogate escape ({m.group(1)}): the engine's YAML reader refuses an escape of "
+                        "half of a UTF-16 pair in a double-quoted scalar, even of both halves (found invalid Unicode "
+                        "character escape code); write the character itself", pointers=(where,), on_key=part == "key",
+                        span=(start, end)))
+    return out
+
+
 def analyze_neighbour(text: str, kind: NeighbourKind, *, tolerant: bool = True, max_chars: int = MAX_CHARS,
                       max_depth: int = MAX_DEPTH, previous: NeighbourAnalysis | None = None) -> NeighbourAnalysis:
     """Read and check one text of a neighbouring kind. Never raises on any `str`. `previous`, the
@@ -224,7 +251,8 @@ def _analyze(text: str, kind: NeighbourKind, tolerant: bool, max_chars: int, max
     serde = None
     if engine_reading is not None and parsed.value is not None:
         serde = engine_reading(parsed, reuse=carried.serde if carried is not None else None)
-    if serde is not None and serde.ignored:  # a lone surrogate in a value serde skips is no refusal (a key's: in its object)
+    if serde is not None and serde.ignored and kind.syntax == "json":  # serde_json skips a lone surrogate in an
+        # unknown key's value unread (a key's: in its object); libyaml refuses it anywhere
         problems = [p for p in problems if not (p.code == "E_SYNTAX" and p.pointers and serde.is_ignored(
             p.pointers[0].rpartition("/")[0] if p.on_key else p.pointers[0]))]
         parsed = replace(parsed, problems=tuple(problems))

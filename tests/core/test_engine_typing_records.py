@@ -3,7 +3,8 @@ reader decides", board.md §1–2, episodes.md §1).
 
 - Written forms serde_json takes or refuses that the field-level cases of `test_engine_differential` do not
   write: a board written as an array of its fields (serde reads a struct from a sequence), lone surrogate
-  escapes in keys and values (refused at the escape, in serde's words, where serde reads the string).
+  escapes in keys and values (refused at the escape, in serde's words, where serde reads the string); and
+  surrogate escapes in a workflow (libyaml refuses them in a double-quoted scalar, anywhere).
 - Typing edits on the valid fixtures (a character typed or deleted, a line duplicated, swapped or deleted, the
   text cut short, a block pasted): our read/refuse verdict is the engine's on every board, and a syntax fault
   is reported once (no more E_SYNTAX than edits), for boards and episode records alike.
@@ -48,6 +49,24 @@ WRITTEN_FORMS = {
     "surrogate: in an unknown key's value": BOARD.replace('"slug": "checkout",', '"colour": {"\\ud800": "\\udc00"}, "slug": "checkout",', 1),
     "surrogate: an unknown key": BOARD.replace('"slug": "checkout",', '"c\\ud800": 1, "slug": "checkout",', 1),
 }
+
+
+WORKFLOW = (FIXTURES / "workflow" / "valid" / "spec-example.workflow.yaml").read_text("utf-8")
+_DESCRIPTION = "description: Build, then review."
+YAML_SURROGATES = {  # libyaml refuses an escape of a surrogate in a double-quoted scalar, even a pair
+    **{f"description {v}": WORKFLOW.replace(_DESCRIPTION, "description: " + v)
+       for v in ('"A \\ud83d\\ude00"', "'A \\ud800'", "A \\ud800", '"\\U0001F600"', '"\\udc00"', '"\\U0000D800"',
+                 '"a\\\\ud800"', "|\n  \\ud800", '"a\\\\\\ud800"')},
+    "a status key": WORKFLOW.replace("  blocked: {stored_as: blocked}", '  "bl\\ud800ocked": {stored_as: blocked}'),
+    "an unknown key's value": WORKFLOW + 'colour: {"\\ud800": x}\n',
+    "a role key": WORKFLOW.replace("roles: {implementer: card.assignee", 'roles: {"impl\\ud800": card.assignee'),
+}
+
+
+def test_surrogate_escapes_in_a_workflow_read_as_the_engine_reads_them():
+    cases = sorted(YAML_SURROGATES.items())
+    bad = _run("workflow", cases)
+    assert not bad, f"{len(bad)} of {len(cases)} disagree; the first:\n" + "\n\n".join(bad[:3])
 
 
 def test_written_forms_read_as_the_engine_reads_them():
