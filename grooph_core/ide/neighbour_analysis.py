@@ -32,9 +32,9 @@ from grooph_core.rules.episodes.schema import EpisodesSchemaProblem
 from grooph_core.rules.serde_shape import SerdeReading, ShapeProblem, engine_problems, skipped_at
 from grooph_core.source.json_reader import MAX_CHARS, MAX_DEPTH, ParsedText, collector_paused, parse
 from grooph_core.source.kinds import NeighbourKind, neighbour_from_value
-from grooph_core.source.serde_syntax import first_fault
 from grooph_core.source.load import MAX_DEPTH as CLI_MAX_DEPTH
 from grooph_core.source.load import MAX_FILE_BYTES, Loaded
+from grooph_core.source.serde_syntax import first_fault
 from grooph_core.source.text import pointer_escape, value_at
 from grooph_core.source.yaml_reader import YamlSyntax, parse_yaml
 from grooph_core.source.yaml_splice import spliced

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -149,7 +150,8 @@ def _assert_reports(outputs: dict[str, tuple[int, str, str]]) -> None:
             assert stdout or stderr, f"grooph {command} said nothing"
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=120, deadline=None, derandomize=bool(os.environ.get("CI")),
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(documents())
 def test_any_text_in_any_key_or_value_gives_a_report_through_every_output(doc):
     name, text, raw = doc
