@@ -145,7 +145,7 @@ def one_syntax_fault(parsed: ParsedText, kind: NeighbourKind) -> tuple[Issue, ..
         said = f"{first.message}: " if first.span is not None and first.span[0] <= at else ""
         why = "" if said.startswith(words) else f" ({words})"
         one = make("E_SYNTAX", f"{said}the engine's JSON reader stops here{why}",
-                   span=(at, at + 1) if at < len(text) else (at, at))
+                   span=(at, at + 1) if at < len(text) and text[at] not in "\r\n" else (at, at))  # not across a line end
     return tuple(one if p is first else p for p in parsed.problems if p.code != "E_SYNTAX" or p is first
                  or (bom and p.span == (0, 1)))
 

@@ -255,3 +255,15 @@ def test_first_fault_is_where_serde_json_stops(case):
     at, ours = first_fault(text, lambda path: skipped_at(root_type("board"), path))
     assert ours == words
     assert at == _serde_offset(text, where) or (at == len(text) and _serde_offset(text, where) == len(text) - 1)
+
+
+def test_a_fault_at_a_line_end_is_an_empty_range_on_its_line():
+    """serde_json stops at a line break inside a string; in a CRLF text the range must not end between the
+    `\\r` and the `\\n` (a client refuses a position past the end of a line)."""
+    from grooph_core.ide.kinds import analyse
+
+    text = BOARD.replace('"title": "Old spike"', '"title": "Old spike').replace("\n", "\r\n")
+    a = analyse(text, name="x.board.json")
+    (issue,) = [i for i in a.issues if i.code == "E_SYNTAX"]
+    r = a.issue_range(issue)
+    assert r["start"] == r["end"] and text[a.span(issue)[0]] == "\r"
