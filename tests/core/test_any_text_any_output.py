@@ -106,7 +106,7 @@ def _editor(name: str, text: str) -> None:
             _serialized(convert.to_lsp_hover(h.markdown, h.span, lines, "utf-16", CAPABILITIES))
         found = kind.complete(a, offset)
         if found is not None:
-            _serialized(convert.to_lsp_completions(found, lines, "utf-16", CAPABILITIES))
+            _serialized(convert.to_lsp_completions(found, offset, lines, "utf-16", CAPABILITIES))
     for fix in kind.quick_fixes(a, list(a.issues)):
         edit = convert.versioned_edit(uri, 1, lines, fix.edits, "utf-16")
         _serialized(convert.code_action(fix.title, lsp.CodeActionKind.QuickFix, diagnostic=diags[0] if diags else None,
