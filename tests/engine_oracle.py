@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 import json
 import os
-import pwd
 import shutil
 import subprocess
 import tempfile
@@ -42,13 +41,6 @@ def _build() -> tuple[Path | None, str]:
     # needs none of them (its crates are vendored or Debian's), so they go to a folder of the build's own
     env.setdefault("CARGO_HOME", os.path.join(env.get("ORACLE_WORK") or os.path.join(tempfile.gettempdir(),
                                                                                       "engine-oracle"), "cargo-home"))
-    # rustup's cargo finds its toolchains in $RUSTUP_HOME, ~/.rustup by default: under another HOME (a test
-    # run with an empty one) it would make ~/.rustup and find no toolchain, so it is told the installed one
-    rustup_home = _rustup_home(env)
-    if rustup_home is not None:
-        env["RUSTUP_HOME"] = str(rustup_home)
-    elif _is_rustup(shutil.which("cargo", path=env.get("PATH"))):
-        return None, "cargo is rustup's, and no rustup toolchains were found (set RUSTUP_HOME)"
     for tool in ("cargo", "rustc", "bash"):
         if shutil.which(tool, path=env.get("PATH")) is None:
             return None, f"{tool} is not installed: the engine oracle cannot be built"
@@ -64,27 +56,6 @@ def _build() -> tuple[Path | None, str]:
     if not path.is_file():
         return None, f"the engine oracle's build printed {path}, which is not a file"
     return path, ""
-
-
-def _is_rustup(program: str | None) -> bool:
-    """The program is rustup's proxy (cargo and rustc installed by rustup are links to rustup)."""
-    return program is not None and Path(program).resolve().name.startswith("rustup")
-
-
-def _rustup_home(env: dict) -> Path | None:
-    """The rustup home holding the installed toolchains: $RUSTUP_HOME when set, else `.rustup` beside the
-    `.cargo` whose bin/ holds the cargo on PATH, else in the account's own home (whatever HOME says)."""
-    if env.get("RUSTUP_HOME"):
-        return Path(env["RUSTUP_HOME"])
-    cargo = shutil.which("cargo", path=env.get("PATH"))
-    if not _is_rustup(cargo):
-        return None
-    candidates = [Path(cargo).parent.parent.parent / ".rustup"] if Path(cargo).parent.parent.name == ".cargo" else []
-    try:
-        candidates.append(Path(pwd.getpwuid(os.getuid()).pw_dir) / ".rustup")
-    except KeyError:
-        pass
-    return next((c for c in candidates if (c / "toolchains").is_dir()), None)
 
 
 def oracle() -> Path:

@@ -34,6 +34,15 @@ def test_npm_the_tests_start_keeps_its_cache_and_logs_outside_home():
     assert Path.home().resolve() not in Path(out).resolve().parents, out
 
 
+@pytest.mark.skipif(home_guard.installed_rustup_home() is None, reason="no rustup toolchain is installed")
+def test_rustc_the_tests_start_finds_the_installed_toolchain_whatever_home_says():
+    """rustup's rustc reads ~/.rustup unless told: in a test session it is told where the toolchains are
+    (tests/conftest.py), so pip's `rustc --version` and the engine oracle's cargo work, and make no
+    ~/.rustup, under an empty HOME too."""
+    done = subprocess.run(["rustc", "--version"], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0 and done.stdout.startswith("rustc "), done.stderr[-800:]
+
+
 def test_the_guard_sees_a_file_written_deep_in_the_cache(tmp_path: Path):
     home = tmp_path / "home"
     previews = home / ".cache" / "grooph-lsp" / "previews"
