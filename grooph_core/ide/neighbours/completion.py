@@ -779,7 +779,8 @@ def _yaml_keys(analysis, place: _Place) -> list[Completion]:
     here = value_at(analysis.value, place.pointer)
     present = set(place.present) | (set(here) if isinstance(here, dict) else set())
     lead = " " if place.space_before else ""
-    tail = ", " if place.comma_after else ""
+    # before a following key, a comma, and a space unless one already stands there (`{| name: x}`)
+    tail = ("," if analysis.text[place.span[1]:place.span[1] + 1] in (" ", "\t") else ", ") if place.comma_after else ""
     if shape is None:
         return _yaml_name_keys(analysis, place, present, lead, tail)
     out = []
