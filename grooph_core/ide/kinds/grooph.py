@@ -104,3 +104,8 @@ class GroophKind(DocumentKind):
         from grooph_core.ide import actions
 
         return actions.grooph_preview(analysis, view=view, theme=theme)
+
+    def picture_target(self, analysis, mark, ident):
+        from grooph_core.ide import refactor
+
+        return refactor.marked_definition(analysis, mark, ident)

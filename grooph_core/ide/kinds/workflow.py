@@ -29,5 +29,10 @@ class WorkflowKind(NeighbourFace):
 
         return workflow_preview(analysis, view, theme)
 
+    def picture_target(self, analysis, mark, ident):
+        from grooph_core.ide import neighbour_names
+
+        return neighbour_names.marked_definition(analysis, mark, ident)
+
 
 WORKFLOW = WorkflowKind("workflow")
