@@ -182,6 +182,10 @@ async def preview(ls, *args):
     served live on the loopback (live_picture.py), whose page the client is asked to open in a browser
     (`window/showDocument` external; else the address in a message). The answer's `url` is that page."""
     uri, view, theme = (list(args) + [None, None, None])[:3]
+    if uri is None:  # a client that runs a command without arguments (Helix): the document last typed in
+        uri = next((u for u in reversed(ls.store.touched) if _has_picture(ls, u)), None)
+        if uri is None:
+            raise _refuse("grooph.preview: no open document has a picture; open a graph, a map or a workflow.")
     if not isinstance(uri, str):
         raise _refuse("grooph.preview needs the document's URI as its first argument: [uri, view?, theme?].")
     doc = ls.served(uri)
@@ -269,6 +273,17 @@ def _overlaps(span: tuple[int, int], start: int, end: int) -> bool:
 def _kind_matches(ours: str, requested: str) -> bool:
     """LSP kinds are hierarchical: `source.fixAll` asks for `source.fixAll.grooph` too."""
     return ours == requested or ours.startswith(requested + ".")
+
+
+def _has_picture(ls, uri: str) -> bool:
+    """An open document of a kind that has a picture (`picture.DRAWN`)."""
+    from grooph_core.picture import DRAWN
+
+    doc = ls.served(uri)
+    if doc is None:
+        return False
+    done = ls.scheduler.current(doc)  # not analysed yet: the command says what it finds
+    return done is None or done.analysis is None or done.analysis.kind in DRAWN
 
 
 def _refuse(message: str) -> Exception:

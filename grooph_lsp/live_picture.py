@@ -65,7 +65,8 @@ class LivePicture:
         self._keys: dict[str, str] = {}   # uri -> the document's path step
         self._uris: dict[str, str] = {}   # path step -> uri
         self._viewers: dict[str, set[Viewer]] = {}
-        self._newest: dict[str, "DocumentAnalysis"] = {}
+        self._newest: dict[str, "DocumentAnalysis"] = {}  # of the documents a page shows
+        self._sending: set[asyncio.Task] = set()
         # pictures are drawn here, beside the analyses and the requests, so neither waits for one
         self._painter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="grooph-picture")
 
@@ -89,9 +90,13 @@ class LivePicture:
         return bool(self._viewers.get(uri))
 
     def published(self, uri: str, analysis: "DocumentAnalysis") -> None:
-        """The document's newest analysis: every page of it redraws (called on the loop)."""
+        """The document's newest analysis: every page of it redraws (called on the loop). Only a shown
+        document's is held (a page that connects later asks for the current one)."""
+        viewers = self._viewers.get(uri)
+        if not viewers:
+            return
         self._newest[uri] = analysis
-        for viewer in self._viewers.get(uri, ()):
+        for viewer in viewers:
             self._draw(viewer, analysis)
 
     def closed(self, uri: str) -> None:
@@ -176,7 +181,10 @@ class LivePicture:
                 if msg.type == WSMsgType.TEXT:
                     await self._from_page(viewer, msg.data)
         finally:
-            self._viewers.get(uri, set()).discard(viewer)
+            left = self._viewers.get(uri, set())
+            left.discard(viewer)
+            if not left:
+                self._newest.pop(uri, None)
             if viewer.drawing is not None:
                 viewer.drawing.cancel()
         return ws
@@ -238,12 +246,22 @@ class LivePicture:
             except Exception as e:  # a fault of the drawing must not end the page
                 log.exception("drawing the live picture of %s failed", viewer.uri)
                 text = json.dumps({"type": "fault", "message": f"The picture could not be drawn: {type(e).__name__}: {e}"})
-            if not viewer.ws.closed:
-                await viewer.ws.send_str(text)
+            await _send_text(viewer.ws, text)
 
     def _send(self, viewer: Viewer, message: dict) -> None:
-        if not viewer.ws.closed:
-            asyncio.get_running_loop().create_task(viewer.ws.send_str(json.dumps(message)))
+        task = asyncio.get_running_loop().create_task(_send_text(viewer.ws, json.dumps(message)))
+        self._sending.add(task)  # the loop holds tasks weakly
+        task.add_done_callback(self._sending.discard)
+
+
+async def _send_text(ws: web.WebSocketResponse, text: str) -> None:
+    """Send to a page unless it has gone (a closed tab is not a fault)."""
+    if ws.closed:
+        return
+    try:
+        await ws.send_str(text)
+    except (ConnectionError, RuntimeError):
+        pass
 
 
 def _message(analysis: "DocumentAnalysis", view: str | None, theme: str) -> str:

@@ -192,3 +192,20 @@ async def test_shutdown_closes_the_port_and_the_pages(ending_client, tmp_path):
     assert client._server.returncode is None  # the port closed at shutdown, not because the process ended
     client.exit(None)
     await client._server.wait()
+
+
+async def test_without_arguments_the_document_last_typed_in_is_shown(client, tmp_path):
+    """Helix's `:lsp-workspace-command grooph.preview` sends no arguments: the page of the document
+    last opened or changed that has a picture (a board has none) is opened."""
+    graph = await _opened(client, tmp_path)
+    board = await _opened(client, tmp_path, "checkout.board.json",
+                          (FIXTURES / "board" / "valid" / "checkout.board.json").read_text("utf-8"))
+    by_uri = (await _preview(client, graph))["url"]
+    answer = await client.workspace_execute_command_async(lsp.ExecuteCommandParams(command="grooph.preview"))
+    assert answer["url"] == by_uri and board  # the board, opened last, has no picture
+    await _opened(client, tmp_path, "bakery.grooph-map.json", MAP)
+    answer = await client.workspace_execute_command_async(lsp.ExecuteCommandParams(command="grooph.preview", arguments=[]))
+    assert answer["url"] != by_uri and 'data-picture="map"' in answer["svg"]
+    change_text(client, graph, 2, GRAPH.replace('"Plan"', '"Planned"'))
+    answer = await client.workspace_execute_command_async(lsp.ExecuteCommandParams(command="grooph.preview", arguments=[]))
+    assert answer["url"] == by_uri and "Planned" in answer["svg"]  # the graph was changed after the map was opened
