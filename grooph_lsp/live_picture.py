@@ -154,9 +154,10 @@ class LivePicture:
         doc = self.ls.store.get(uri)
         nonce = secrets.token_urlsafe(18)
         name = doc.name if doc is not None else uri.rsplit("/", 1)[-1]
-        body = (_PAGE.replace("%NONCE%", nonce).replace("%TITLE%", html.escape(name))
+        body = (_PAGE.replace("%NONCE%", nonce)
                 .replace("%MARKED%", ",".join(f"[data-{m}]" for m in MARKS))
-                .replace("%MARKS%", json.dumps(list(MARKS))))
+                .replace("%MARKS%", json.dumps(list(MARKS)))
+                .replace("%TITLE%", html.escape(name)))  # last: the name is the document's, not ours
         return web.Response(text=body, content_type="text/html", charset="utf-8",
                             headers={"Content-Security-Policy": _policy(nonce, self.port)})
 

@@ -209,3 +209,14 @@ async def test_without_arguments_the_document_last_typed_in_is_shown(client, tmp
     change_text(client, graph, 2, GRAPH.replace('"Plan"', '"Planned"'))
     answer = await client.workspace_execute_command_async(lsp.ExecuteCommandParams(command="grooph.preview", arguments=[]))
     assert answer["url"] == by_uri and "Planned" in answer["svg"]  # the graph was changed after the map was opened
+
+
+async def test_the_page_names_the_document_escaped(client, tmp_path):
+    """The page's title is the file name, escaped: a name cannot add markup or a script to the page."""
+    uri = (tmp_path / "x").as_uri().rsplit("/", 1)[0] + "/%3Cscript%3E%25MARKS%25%26.grooph.json"
+    open_text(client, uri, GRAPH)
+    await diagnostics_for(client, uri)
+    url = (await _preview(client, uri))["url"]
+    status, body, _ = await _get(url)
+    assert status == 200 and "<title>&lt;script&gt;%MARKS%&amp;.grooph.json · grooph</title>" in body
+    assert body.count("<script") == 1  # the page's own, with its nonce
