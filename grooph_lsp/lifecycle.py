@@ -58,6 +58,8 @@ async def did_change_configuration(ls: "GroophServer", params: lsp.DidChangeConf
         await ls.fetch_configuration()
     if ls.settings != before:
         ls.revalidate_all()
+    if ls.live_if_started is not None and ls.settings.preview_theme != before.preview_theme:
+        ls.live_if_started.theme_changed()
     await ls.ws.settings_changed(before)
 
 

@@ -99,6 +99,12 @@ class LivePicture:
         for viewer in viewers:
             self._draw(viewer, analysis)
 
+    def theme_changed(self) -> None:
+        """The `preview.theme` setting changed: every page takes it (the pictures are drawn `auto`)."""
+        for viewers in self._viewers.values():
+            for viewer in viewers:
+                self._send(viewer, {"type": "theme", "theme": self.ls.settings.preview_theme})
+
     def closed(self, uri: str) -> None:
         """The editor closed the document: its pages keep the last picture and say so."""
         self._newest.pop(uri, None)

@@ -103,6 +103,10 @@ async def test_the_page_follows_the_dark_scheme_and_the_map_views(client, page, 
     assert await page.evaluate(background) == "rgb(241, 244, 243)"  # pictures.md §1.4 bg, light
     await page.call("Emulation.setEmulatedMedia", features=[{"name": "prefers-color-scheme", "value": "dark"}])
     assert await page.until(f"{background} === 'rgb(17, 21, 20)' && {background}", what="the dark background")
+    # the setting wins over the system's scheme
+    client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(settings={"grooph": {"preview": {"theme": "light"}}}))
+    await page.until(f"{background} === 'rgb(241, 244, 243)'", what="the light background the setting asks for")
+    assert await page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(241, 244, 243)"
     assert not await page.evaluate("document.getElementById('views').hidden")
     await page.click('#views button[data-view="sequence"]')
     await page.until(f"{SVG}.getAttribute('data-picture') === 'sequence'", what="the sequence view")

@@ -136,6 +136,12 @@ async def test_the_page_redraws_from_the_buffer_keeps_the_fault_and_reveals_a_cl
         await ws.send_str(json.dumps({"type": "reveal", "mark": "node", "id": "gone"}))
         note = await _next(ws, "note")
         assert '"gone"' in note["message"]
+        # the theme setting reaches the page at once, and every picture after it
+        client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(
+            settings={"grooph": {"preview": {"theme": "dark"}}}))
+        assert (await _next(ws, "theme"))["theme"] == "dark"
+        change_text(client, uri, 5, GRAPH.replace('"Plan"', '"Plan it"'))
+        assert (await _next(ws, "picture"))["theme"] == "dark"
 
 
 async def test_a_map_page_draws_the_view_it_is_asked_for(client, tmp_path):
