@@ -9,9 +9,9 @@ from typing import Any
 
 from lsprotocol import types as lsp
 
-from grooph_core.ide.analysis import DocumentAnalysis
 from grooph_core.ide.code_docs import page_uri
-from grooph_core.ide.navigation import PlacedSymbol
+from grooph_core.ide.document import DocumentAnalysis
+from grooph_core.ide.grooph.navigation import PlacedSymbol
 from grooph_core.ide.text_edits import TextEdit
 from grooph_core.issues import CODES, Issue
 from grooph_core.source.line_index import LineIndex, lsp_range

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
 
-from grooph_core.ide.navigation import place_symbols
+from grooph_core.ide.grooph.navigation import place_symbols
 from grooph_core.ide.refused import Refused
 from grooph_lsp import convert, workspace_features
 from grooph_lsp.convert import to_offset

@@ -31,7 +31,7 @@ from grooph_lsp import convert
 from grooph_lsp.convert import to_lsp_range
 
 if TYPE_CHECKING:
-    from grooph_core.ide.analysis import DocumentAnalysis
+    from grooph_core.ide.document import DocumentAnalysis
     from grooph_lsp.server import GroophServer
 
 log = logging.getLogger("grooph_lsp")

@@ -126,10 +126,15 @@ def neighbour_refusal(name: str, argv: list[str]) -> str | None:
     `x.board.json`, `x.episodes.json`), when that kind does not take the command."""
     if name not in REFUSE_NEIGHBOURS:
         return None
+    from grooph_core.source.kinds import neighbour_from_name
+
+    named = [arg for arg in argv if not arg.startswith("-") and neighbour_from_name(arg) is not None]
+    if not named:  # every command takes a graph or a map (cli.md §0.4): no face, nor its reader, to load
+        return None
     from grooph_core.ide.kinds import kind_of_file
 
-    for arg in argv:
-        kind = None if arg.startswith("-") else kind_of_file(arg)
+    for arg in named:
+        kind = kind_of_file(arg)
         refusal = kind.command_refusal(name, arg) if kind is not None else None
         if refusal is not None:
             return refusal

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from grooph_core.ide.analysis import analyze
-from grooph_core.ide.completion import complete_at
+from grooph_core.ide.grooph.analysis import analyze
+from grooph_core.ide.grooph.completion import complete_at
 from grooph_core.ide.text_edits import TextEdit, apply_edits
 from tests.conftest import FIXTURES
 

@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from grooph_core.ide.neighbour_analysis import analyze_neighbour
-from grooph_core.ide.neighbour_completion import neighbour_complete_at, yaml_scalar
+from grooph_core.ide.neighbours.analysis import analyze_neighbour
+from grooph_core.ide.neighbours.completion import neighbour_complete_at, yaml_scalar
 from grooph_core.ide.text_edits import TextEdit, apply_edits
 from grooph_core.model.board import KANBAN_STATUSES, LANES
 from grooph_core.model.episodes import standings

@@ -7,7 +7,7 @@ shell converts them as it does a graph's; pointers only, never text.
 
 from __future__ import annotations
 
-from grooph_core.ide.navigation import Symbol
+from grooph_core.ide.grooph.navigation import Symbol
 from grooph_core.model.board import LANES
 from grooph_core.model.episodes import standings
 from grooph_core.source.text import pointer_escape

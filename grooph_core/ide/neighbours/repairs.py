@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from grooph_core.ide.neighbour_analysis import NeighbourAnalysis, analyze_neighbour
+from grooph_core.ide.neighbours.analysis import NeighbourAnalysis, analyze_neighbour
 from grooph_core.ide.text_edits import TextEdit, apply_edits
 from grooph_core.issues import Issue, Named
 from grooph_core.rules.serde_shape import ShapeProblem

@@ -15,7 +15,25 @@ from typing import TYPE_CHECKING
 from grooph_core.ide.refused import Refused
 
 if TYPE_CHECKING:
-    from grooph_core.ide.analysis import DocumentAnalysis
+    from grooph_core.ide.document import DocumentAnalysis
+
+# Every face made, by its kind's name: `DocumentAnalysis.document_kind` finds its face here, so that the
+# analysis never imports the faces (which import the analysis to read) nor the registration (`ide.kinds`).
+FACES: dict[str, "DocumentKind"] = {}
+
+
+def made(kind: "DocumentKind") -> "DocumentKind":
+    """The face, now findable by its name (`face_of`); each face module makes its faces through this."""
+    FACES[kind.name] = kind
+    return kind
+
+
+def face_of(name: str) -> "DocumentKind":
+    """The face of the kind of that name (made when the package `ide` is imported: `ide/__init__`)."""
+    try:
+        return FACES[name]
+    except KeyError:
+        raise LookupError(f"no face of the kind {name!r}: it is not registered in grooph_core.ide.kinds") from None
 
 
 class DocumentKind(ABC):

@@ -12,8 +12,8 @@ import json
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from grooph_core.ide.analysis import Analysis
-from grooph_core.ide.navigation import occurrences
+from grooph_core.ide.grooph.analysis import Analysis
+from grooph_core.ide.grooph.navigation import occurrences
 from grooph_core.model import field_info, object_shape
 from grooph_core.semantics.references import accepted_kinds
 from grooph_core.source.text import pointer_join, value_at

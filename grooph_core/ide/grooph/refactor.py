@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 import re
 
-from grooph_core.ide.analysis import Analysis
-from grooph_core.ide.navigation import Occurrence, find_definition, occurrence_at, occurrences, related_occurrences
+from grooph_core.ide.grooph.analysis import Analysis
+from grooph_core.ide.grooph.navigation import Occurrence, find_definition, occurrence_at, occurrences, related_occurrences
 from grooph_core.ide.refused import Refused
 from grooph_core.ide.text_edits import TextEdit, value_edits
 from grooph_core.ops import apply
@@ -73,7 +73,7 @@ def prepare_rename_at(analysis: Analysis, offset: int) -> tuple[tuple[int, int],
     if not analysis.parsed.ok:
         return Refused("Fix the JSON syntax errors first: rename needs a document that parses.")
     if occ.target == "note":
-        return Refused(f"Run-note ids cannot be renamed: notes are history (operations.md §5.8).")
+        return Refused("Run-note ids cannot be renamed: notes are history.")  # operations.md §5.8
     if not occ.definition and find_definition(occurrences(analysis.value, analysis.kind), occ) is None:
         return Refused(f'No object has the id "{occ.id}", so there is nothing to rename.')
     return id_span(analysis, occ), occ.id

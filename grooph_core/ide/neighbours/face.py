@@ -1,14 +1,20 @@
-"""The face the neighbouring kinds share (workflow.md §0): one pipeline (`neighbour_analysis`), the
-neighbour modules of `ide` for hover, completion, outline, names, fixes and the written form. Each kind
-(`workflow.py`, `board.py`, `episodes.py`) is one of these with its `source.kinds.NeighbourKind` entry and
+"""The neighbouring kinds' faces (workflow.md §0, board.md, episodes.md): `NeighbourFace`, what they share (one pipeline,
+`analysis`; this package's modules for hover, completion, outline, names, fixes and the written form),
+and `WORKFLOW`, `BOARD`, `EPISODES`: each one of these with its `source.kinds.NeighbourKind` entry and
 what it has of its own."""
 
 from __future__ import annotations
 
-from grooph_core.ide.kinds.face import DocumentKind
+from grooph_core.ide.face import DocumentKind, made
+from grooph_core.ide.neighbours.analysis import NeighbourAnalysis, analyze_neighbour, rules_of
+from grooph_core.ide.neighbours.names import definition_at, prepare_rename_at, references_at, rename_at
+from grooph_core.ide.refused import Refused
+from grooph_core.source.json_reader import MAX_CHARS
 from grooph_core.source.kinds import NEIGHBOUR_KINDS, NeighbourKind
+from grooph_core.source.text import pointer_split
 
-# As in grooph.py, each method imports what it delegates to when first asked.
+# As in grooph/face.py: what reading (and the names, which reading runs) needs is imported here, each
+# other editor request's module when first asked, so that the command line does not pay for it.
 
 
 class NeighbourFace(DocumentKind):
@@ -35,9 +41,6 @@ class NeighbourFace(DocumentKind):
     def read(self, text, *, name=None, tolerant=True, export=False, resolver=None, max_chars=None, previous=None):
         """`neighbour_analysis.analyze_neighbour` (strict: the engine's report; tolerant: the editor's,
         reusing what `previous`, the analysis of an earlier version, holds of what the edit left alone)."""
-        from grooph_core.ide.neighbour_analysis import NeighbourAnalysis, analyze_neighbour
-        from grooph_core.source.json_reader import MAX_CHARS
-
         limit = MAX_CHARS if max_chars is None else max_chars
         if not isinstance(previous, NeighbourAnalysis):
             previous = None
@@ -46,14 +49,12 @@ class NeighbourFace(DocumentKind):
     @property
     def rules(self):
         """The rules package its `NeighbourKind` entry names (`neighbour_analysis.rules_of`)."""
-        from grooph_core.ide.neighbour_analysis import rules_of
-
         return rules_of(self.format_kind)
 
     def key_hover(self, analysis, pointer: str) -> str | None:
         """What a key means: the model field's description, type and allowed words, and whether it may
         be null as the engine reads it (workflow.md §0 "null")."""
-        from grooph_core.ide.hover import field_hover
+        from grooph_core.ide.grooph.hover import field_hover
         from grooph_core.model.compiled import root_type
         from grooph_core.rules.serde_shape import field_at, null_reading
 
@@ -62,50 +63,42 @@ class NeighbourFace(DocumentKind):
         return text if f is None else text + "\n\n" + null_reading(f, analysis.neighbour.syntax == "yaml")
 
     def hover(self, analysis, offset):
-        from grooph_core.ide.neighbour_hover import neighbour_hover_at
+        from grooph_core.ide.neighbours.hover import neighbour_hover_at
 
         return neighbour_hover_at(analysis, offset)
 
     def complete(self, analysis, offset):
-        from grooph_core.ide.neighbour_completion import neighbour_complete_at
+        from grooph_core.ide.neighbours.completion import neighbour_complete_at
 
         return neighbour_complete_at(analysis, offset)
 
     def outline(self, analysis):
-        from grooph_core.ide.neighbour_outline import neighbour_symbols
+        from grooph_core.ide.neighbours.outline import neighbour_symbols
 
         return neighbour_symbols(analysis.value, analysis.kind)
 
     def definition(self, analysis, offset):
-        from grooph_core.ide import neighbour_names
-
-        return neighbour_names.definition_at(analysis, offset)
+        return definition_at(analysis, offset)
 
     def references(self, analysis, offset, *, include_declaration=True):
-        from grooph_core.ide import neighbour_names
-
-        return neighbour_names.references_at(analysis, offset, include_declaration=include_declaration)
+        return references_at(analysis, offset, include_declaration=include_declaration)
 
     def prepare_rename(self, analysis, offset):
-        from grooph_core.ide import neighbour_names
-
-        return neighbour_names.prepare_rename_at(analysis, offset)
+        return prepare_rename_at(analysis, offset)
 
     def rename(self, analysis, offset, new_name):
-        from grooph_core.ide import neighbour_names
-
-        return neighbour_names.rename_at(analysis, offset, new_name)
+        return rename_at(analysis, offset, new_name)
 
     def quick_fixes(self, analysis, issues, *, export=False, stop=None):
         """`neighbour_repairs.neighbour_fixes` (each checked by analysing the edited text), as quick fixes."""
-        from grooph_core.ide.actions import QuickFix
-        from grooph_core.ide.neighbour_repairs import neighbour_fixes
+        from grooph_core.ide.grooph.actions import QuickFix
+        from grooph_core.ide.neighbours.repairs import neighbour_fixes
 
         return [QuickFix(f.title, "preferred" if f.preferred else "offered", f.edits, f.issue)
                 for f in neighbour_fixes(analysis, issues)]
 
     def format(self, analysis):
-        from grooph_core.ide.neighbour_format import neighbour_format_edits
+        from grooph_core.ide.neighbours.format import neighbour_format_edits
 
         return neighbour_format_edits(analysis)
 
@@ -122,3 +115,56 @@ class NeighbourFace(DocumentKind):
         """What this kind adds to the command line's refusal of `command` (a sentence with its leading
         space), beyond "a neighbouring format"."""
         return ""
+
+
+# Why a workflow is never formatted (issue 15 point 5), by the editor or by `grooph fmt`.
+NOT_FORMATTED_BECAUSE = ("YAML has no canonical form here, and rewriting the file would move its comments, quoting "
+                         "and layout, which are yours")
+WORKFLOW_NOT_FORMATTED = f"Workflows are not formatted: {NOT_FORMATTED_BECAUSE}. Nothing was changed."
+
+
+class WorkflowKind(NeighbourFace):
+    commands = frozenset({"validate", "image"})  # issue 15 point 6: a workflow has a picture
+    adds_missing_statuses = True
+    names_kanban_statuses = True
+
+    def format(self, analysis):
+        """Never (`NOT_FORMATTED_BECAUSE`)."""
+        return Refused(WORKFLOW_NOT_FORMATTED, standing=True)
+
+    def refusal_reason(self, command):
+        return f" Workflows are not formatted: {NOT_FORMATTED_BECAUSE}." if command == "fmt" else ""
+
+    def picture(self, analysis, *, view=None, theme="light"):
+        from grooph_core.ide.grooph.actions import workflow_preview
+
+        return workflow_preview(analysis, view, theme)
+
+    def picture_target(self, analysis, mark, ident):
+        from grooph_core.ide.neighbours import names
+
+        return names.marked_definition(analysis, mark, ident)
+
+
+WORKFLOW = made(WorkflowKind("workflow"))
+
+
+class BoardKind(NeighbourFace):
+    identified_by_slug = True  # board.md §2
+
+
+BOARD = made(BoardKind("board"))
+
+
+class EpisodesKind(NeighbourFace):
+    described_by_schema = True
+
+    def key_hover(self, analysis, pointer):
+        """episodes.md §2: the schema's description of the key."""
+        from grooph_core.model import episodes as episodes_model
+
+        desc = episodes_model.description(pointer_split(pointer))
+        return f"**{pointer_split(pointer)[-1]}** — {desc}" if desc else None
+
+
+EPISODES = made(EpisodesKind("episodes"))

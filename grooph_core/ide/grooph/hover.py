@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from grooph_core.ide.analysis import Analysis
-from grooph_core.ide.navigation import find_definition, occurrence_at, occurrences, related_occurrences
+from grooph_core.ide.grooph.analysis import Analysis
+from grooph_core.ide.grooph.navigation import find_definition, occurrence_at, occurrences, related_occurrences
 from grooph_core.issues import CODES
 from grooph_core.model import field_info
 from grooph_core.semantics.references import ROOT_KIND

@@ -1,8 +1,9 @@
 """The document kinds, one face each (DESIGN.md "Kinds"): `KINDS` is the one registration list.
 
-A kind is one object (`face.DocumentKind`) answering every request of the editor and the command line
-for documents of that kind: `graph.py`, `map.py` (sharing `grooph.py`), `workflow.py`, `board.py`,
-`episodes.py` (sharing `neighbour.py`). The shell and the commands ask a document's kind
+A kind is one object (`ide.face.DocumentKind`) answering every request of the editor and the command
+line for documents of that kind: `GRAPH` and `MAP` (`ide/grooph/face.py`), `WORKFLOW`, `BOARD` and
+`EPISODES` (`ide/neighbours/face.py`). This module sits on top of `ide`: no module of `ide` imports it
+(the package, `ide/__init__`, does). The shell and the commands ask a document's kind
 (`DocumentAnalysis.document_kind`, `kind_named`, `kind_of_file`) and call its method; nothing else
 compares a kind with a kind's name (tests/structure/test_kinds.py). ARCHITECTURE.md "Adding a document
 kind" is the recipe for a sixth.
@@ -10,12 +11,9 @@ kind" is the recipe for a sixth.
 
 from __future__ import annotations
 
-from grooph_core.ide.kinds.board import BOARD
-from grooph_core.ide.kinds.episodes import EPISODES
-from grooph_core.ide.kinds.face import DocumentKind
-from grooph_core.ide.kinds.graph import GRAPH
-from grooph_core.ide.kinds.map import MAP
-from grooph_core.ide.kinds.workflow import WORKFLOW
+from grooph_core.ide.face import DocumentKind
+from grooph_core.ide.grooph.face import GRAPH, MAP
+from grooph_core.ide.neighbours.face import BOARD, EPISODES, WORKFLOW
 from grooph_core.source.kinds import any_kind_from_name
 
 # The registration list: every kind the server and the command line read, once.

@@ -18,7 +18,7 @@ each struct's fields in their order):
 
 Nothing is added (no defaults, no nulls for absent fields) and nothing is dropped: the result is checked
 to read back as the same JSON value before any edit is offered. A workflow (YAML) is not formatted: its
-kind says why (`ide/kinds/workflow.py`).
+kind says why (`ide/neighbours/face.py`).
 """
 
 from __future__ import annotations

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import copy
 import re
-from abc import ABC, abstractmethod
 from dataclasses import dataclass, field, replace
 
+from grooph_core.ide.document import DocumentAnalysis, placed_span, still_open
 from grooph_core.issues import Issue, SchemaProblem, whole_shape_codes
 from grooph_core.rules.graph.references import DanglingRef
 from grooph_core.rules.map.references import MapDanglingRef
@@ -31,7 +31,6 @@ from grooph_core.schema.check import not_json_issue, schema_issues
 from grooph_core.semantics.references import ID_LISTS, accepted_kinds, occurrences
 from grooph_core.source.json_reader import MAX_CHARS, ParsedText, parse
 from grooph_core.source.kinds import Kind, detect_kind
-from grooph_core.source.line_index import LineIndex, index_in, lsp_range
 from grooph_core.source.text import pointer_split, value_at
 
 # Top-level arrays whose items the tolerant mode can leave out one by one.
@@ -63,66 +62,6 @@ LOCAL_CODES = frozenset({
 LOCAL_VARIANTS = frozenset({("E_HANDOFF_NO_CARRIER", "missing")})
 
 
-class DocumentAnalysis(ABC):
-    """What the editor needs about one version of a document, whatever its kind: a graph or map
-    (`Analysis`) or a neighbouring format (`neighbour_analysis.NeighbourAnalysis`). The shell treats both
-    alike; only how a JSON pointer is placed in the text (`pointer_span`) differs by kind."""
-
-    text: str
-    kind: str
-    parsed: ParsedText
-    issues: tuple[Issue, ...]
-    _lines: list  # the one line index of this version, filled lazily (`line_index`, `use_lines`)
-
-    @property
-    def value(self) -> object:
-        return self.parsed.value
-
-    @property
-    def document_kind(self):
-        """The kind's face (`ide.kinds.DocumentKind`): what every request of this document is asked of."""
-        from grooph_core.ide.kinds import kind_named
-
-        return kind_named(self.kind)
-
-    @property
-    def line_index(self) -> LineIndex:
-        return index_in(self._lines, self.text)
-
-    def use_lines(self, lines: LineIndex) -> LineIndex:
-        """Share a line index already built for this very text (the open document's), unless this
-        analysis has one; the index kept is returned."""
-        return index_in(self._lines, self.text, lines)
-
-    @property
-    def reusable(self) -> bool:
-        """True when the analysis of the next version can reuse this one (`DocumentKind.read`'s
-        `previous`): only then does the editor keep it once the text has changed (issue 24)."""
-        return False
-
-    @abstractmethod
-    def pointer_span(self, pointer: str, *, key: bool = False) -> tuple[int, int]:
-        """The span a JSON pointer (its key, with `key`) is shown at, by the kind's rule."""
-
-    def span(self, issue: Issue) -> tuple[int, int]:
-        """The character span an issue points at (its own span, or its primary pointer's)."""
-        return placed_span(issue, self.pointer_span)
-
-    def issue_range(self, issue: Issue, encoding: str = "utf-16") -> dict:
-        """The issue's range in plain LSP shape (`line_index.lsp_range`)."""
-        return lsp_range(self.line_index, self.span(issue), encoding)  # type: ignore[arg-type]
-
-    def extent(self, pointer: str) -> tuple[int, int] | None:
-        """The whole member at a pointer (key to end of value): what an outline entry or a fold covers."""
-        return member_extent(self.parsed, pointer)
-
-    @property
-    def over_limit(self) -> Issue | None:
-        """The E_DOC_LIMIT issue when the text is too long or too deep to analyse (then nothing else
-        was looked at, and actions say this rather than "not valid JSON")."""
-        return next((p for p in self.parsed.problems if p.code == "E_DOC_LIMIT"), None)
-
-
 @dataclass(frozen=True)
 class Analysis(DocumentAnalysis):
     """A graph's or a map's analysis."""
@@ -142,17 +81,6 @@ class Analysis(DocumentAnalysis):
 
     def pointer_span(self, pointer: str, *, key: bool = False) -> tuple[int, int]:
         return pointer_span(self.parsed, pointer, key=key)
-
-
-def member_extent(parsed: ParsedText, pointer: str) -> tuple[int, int] | None:
-    """The whole member at a pointer, from its key (when it has one) to the end of its value:
-    what an outline entry or a fold covers."""
-    sm = parsed.source_map
-    vs = sm.value_span(pointer)
-    if vs is None:
-        return None
-    ks = sm.key_span(pointer) if pointer else None
-    return (ks[0] if ks else vs[0], vs[1])
 
 
 def pointer_span(parsed: ParsedText, pointer: str, *, key: bool = False) -> tuple[int, int]:
@@ -201,16 +129,6 @@ def _root_span(parsed: ParsedText) -> tuple[int, int]:
 def issue_span(parsed: ParsedText, issue: Issue) -> tuple[int, int]:
     """The character span a graph's or map's issue points at."""
     return placed_span(issue, lambda pointer, key=False: pointer_span(parsed, pointer, key=key))
-
-
-def placed_span(issue: Issue, point) -> tuple[int, int]:
-    """An issue's own span (a syntax problem's), else its primary pointer placed by `point` (the kind's
-    rule), else the start of the text; the one rule for every kind."""
-    if issue.span is not None:
-        return issue.span
-    if not issue.pointers:
-        return (0, 0)
-    return point(issue.pointers[0], key=issue.on_key)
 
 
 def analyze(text: str, *, name: str | None = None, export: bool = False, resolver: Resolver | None = None,
@@ -283,16 +201,6 @@ def _missing_field(issue: Issue) -> str | None:
 def may_follow(issue: Issue, parsed: ParsedText) -> bool:
     """A "missing required" finding about an object the text ends inside: the field may still follow."""
     return _missing_field(issue) is not None and bool(issue.pointers) and still_open(parsed, issue.pointers[0])
-
-
-def still_open(parsed: ParsedText, pointer: str) -> bool:
-    """True when the text ends inside the object at `pointer` and the object has a member: fields it
-    lacks may still follow below the cut (issue 21). A fresh `{` keeps its one listing of what to
-    write (issue 13)."""
-    if pointer not in parsed.open_at_end:
-        return False
-    holder = value_at(parsed.value, pointer)
-    return isinstance(holder, dict) and bool(holder)
 
 
 def _still_growing(value: dict, kind: Kind, open_at_end: tuple[str, ...]) -> frozenset[str]:

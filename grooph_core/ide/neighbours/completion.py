@@ -8,7 +8,7 @@
   and `false` for a boolean, the nine statuses kanban.db holds where a `stored_as` names one
   (workflow.md §3.2 `W_WF_STORED_AS_UNKNOWN`).
 - **Names** where a name is expected: which kind of name a place takes is asked of the one model of
-  names, `ide.neighbour_names` (its sites, run on the document with a probe at the cursor's
+  names, `ide.neighbours.names` (its sites, run on the document with a probe at the cursor's
   place: a status for a card transition's `target`, a run state for a run-machine one), and the names
   offered are its definitions; a transition's `by` also takes the engine's senders. An episode record's
   `current` takes the rows' `session_id`s ("`current` names one of the rows"); after `params.` in a
@@ -26,14 +26,14 @@ import json
 import re
 from dataclasses import dataclass, field, replace
 
-from grooph_core.ide.completion import (
+from grooph_core.ide.grooph.completion import (
     Completion,
     snippet_escape,
     field_value_completions,
     json_cursor,
     shape_key_completions,
 )
-from grooph_core.ide.completion import separators
+from grooph_core.ide.grooph.completion import separators
 from grooph_core.model import FieldShape, ObjectShape, field_info, object_shape
 from grooph_core.model.board import KANBAN_STATUSES, LANES
 from grooph_core.model.episodes import deref, schema_at
@@ -41,7 +41,7 @@ from grooph_core.model.workflow import ENGINE_SENDERS
 from grooph_core.rules.episodes.record import read_episodes
 from grooph_core.rules.workflow.semantics import read_workflow
 from grooph_core.rules.workflow.warnings import stored_as_places
-from grooph_core.ide import neighbour_names
+from grooph_core.ide.neighbours import names as neighbour_names
 from grooph_core.source.text import pointer_join, pointer_split, value_at, compact_json
 from grooph_core.source.yaml_reader import core_tag
 

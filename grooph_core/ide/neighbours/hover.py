@@ -5,8 +5,8 @@ task), what it is and where it is defined."""
 
 from __future__ import annotations
 
-from grooph_core.ide.hover import HoverText
-from grooph_core.ide import neighbour_names
+from grooph_core.ide.grooph.hover import HoverText
+from grooph_core.ide.neighbours import names as neighbour_names
 
 
 def _name_hover(analysis, offset: int) -> HoverText | None:

@@ -24,8 +24,8 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from grooph_core.ide.analysis import DocumentAnalysis, placed_span, still_open
-from grooph_core.ide.neighbour_names import DEFINING_MAPPINGS, SITES
+from grooph_core.ide.document import DocumentAnalysis, placed_span, still_open
+from grooph_core.ide.neighbours.names import DEFINING_MAPPINGS, SITES
 from grooph_core.issues import Issue, Named, make
 from grooph_core.rules.episodes.schema import EpisodesSchemaProblem
 from grooph_core.rules.serde_shape import SerdeReading, ShapeProblem, engine_problems

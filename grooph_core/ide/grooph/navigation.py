@@ -188,7 +188,7 @@ class PlacedSymbol:
 
 
 def place_symbols(analysis, symbols: list[Symbol]) -> list[PlacedSymbol]:
-    """The outline `symbols` of an analysis (any kind: `analysis.DocumentAnalysis`) placed in its text."""
+    """The outline `symbols` of an analysis (any kind: `ide.document.DocumentAnalysis`) placed in its text."""
 
     def place(sym: Symbol) -> PlacedSymbol:
         full = (analysis.extent(sym.pointer) if sym.pointer else None) or (0, len(analysis.text))
