@@ -130,7 +130,9 @@ async def test_preview_returns_svg_and_writes_only_to_the_cache(client, tmp_path
     assert result["svg"].startswith("<svg") and "Planner" in result["svg"]
     path = Path(result["path"])
     assert path.exists() and tmp_path not in path.parents
-    assert client.shown_documents and client.shown_documents[-1].uri == path.as_uri()
+    # the client is asked to open the live page (issue 29 item 4; tests/lsp/test_live_picture_server.py)
+    assert client.shown_documents and client.shown_documents[-1].uri == result["url"]
+    assert client.shown_documents[-1].external is True and result["url"].startswith("http://127.0.0.1:")
     assert sorted(p.name for p in tmp_path.iterdir()) == []  # nothing beside the user's files
 
 
