@@ -23,16 +23,16 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import FIXTURES, ROOT
-from tests.editors.test_neovim import DANGLING, grooph, token_range
+from tests.editors.test_neovim import DANGLING, assert_renamed, grooph, token_range
 
 EMACS = os.environ.get("GROOPH_TEST_EMACS") or shutil.which("emacs")
 
 
-def _missing() -> str | None:
-    """What the documented setup needs and this machine lacks, or None."""
+def emacs_missing(packages=("eglot", "yaml-mode")) -> str | None:
+    """What the documented setup (with these Emacs packages) needs and this machine lacks, or None."""
     if EMACS is None or shutil.which(EMACS) is None:
         return f"emacs is not installed{f' ({EMACS} is not a program)' if EMACS else ''}"
-    for package in ("eglot", "yaml-mode"):
+    for package in packages:
         probe = subprocess.run([EMACS, "--batch", "--eval", f"(require '{package})"], capture_output=True, timeout=60,
                                env={**os.environ, "HOME": os.devnull})
         if probe.returncode != 0:
@@ -40,7 +40,7 @@ def _missing() -> str | None:
     return None
 
 
-MISSING = _missing()
+MISSING = emacs_missing()
 pytestmark = pytest.mark.skipif(
     MISSING is not None,
     reason=f"{MISSING} (Debian 12: apt-get install emacs-nox elpa-eglot elpa-yaml-mode); .ci/setup installs them",
@@ -54,9 +54,9 @@ WORKFLOW = FIXTURES / "workflow" / "valid" / "spec-example.workflow.yaml"
 PROGRAM = re.compile(r'(?<=^\(defvar grooph-lsp-program )\(expand-file-name "~/[^"]+/grooph-lsp"\)$', re.M)
 
 
-def users_init() -> str:
-    """The elisp block of docs/editors.md's Emacs section, as a user pastes it into init.el."""
-    section = DOCS.read_text("utf-8").split("## Emacs (eglot)", 1)[1].split("\n## ", 1)[0]
+def users_init(heading: str = "## Emacs (eglot)") -> str:
+    """The elisp block of a docs/editors.md Emacs section, as a user pastes it into init.el."""
+    section = DOCS.read_text("utf-8").split(heading, 1)[1].split("\n## ", 1)[0]
     return re.search(r"```elisp\n(.*?)```", section, re.S).group(1)
 
 
@@ -69,9 +69,11 @@ def _server(tmp_path: Path) -> Path:
     return program
 
 
-def run_emacs(tmp_path: Path, scenario: str, file: Path, *, init_extra: str = "", **plan) -> dict:
-    """One scenario in a fresh `emacs --batch` with the documented init file; what the driver recorded."""
-    init = users_init()
+def run_emacs(tmp_path: Path, scenario: str, file: Path, *, init_extra: str = "", heading: str = "## Emacs (eglot)",
+              driver: Path = DRIVER, **plan) -> dict:
+    """One scenario in a fresh `emacs --batch` with the init file of the docs' section `heading`
+    (eglot's, or lsp-mode's with its driver); what the driver recorded."""
+    init = users_init(heading)
     assert PROGRAM.search(init), "the snippet names the server by its full path"
     init = PROGRAM.sub(lambda _: json.dumps(str(_server(tmp_path))), init)
     init_file = tmp_path / f"{scenario}-init.el"
@@ -88,7 +90,7 @@ def run_emacs(tmp_path: Path, scenario: str, file: Path, *, init_extra: str = ""
         "XDG_CONFIG_HOME": str(home / "config"),
         "XDG_CACHE_HOME": str(home / "cache"),
     }
-    proc = subprocess.run([EMACS, "--batch", "-l", str(DRIVER)], cwd=file.parent, env=env,
+    proc = subprocess.run([EMACS, "--batch", "-l", str(driver)], cwd=file.parent, env=env,
                           capture_output=True, text=True, timeout=120)
     said = proc.stdout + proc.stderr
     assert result_file.exists(), said
@@ -166,10 +168,7 @@ def test_rename_of_a_node_id(tmp_path: Path):
     doc = tmp_path / "review.grooph.json"
     doc.write_text(REVIEW_LOOP.read_text("utf-8"), "utf-8")
     r = run_emacs(tmp_path, "rename", doc, at=['"id": "tests"', 8], new_name="checks")
-    before, after = json.loads(REVIEW_LOOP.read_text("utf-8")), json.loads(r["buffer"])
-    assert "tests" not in {n["id"] for n in after["nodes"]} and "checks" in {n["id"] for n in after["nodes"]}
-    assert [e["to"] for e in after["edges"]] == [("checks" if e["to"] == "tests" else e["to"]) for e in before["edges"]]
-    assert [e["from"] for e in after["edges"]] == [("checks" if e["from"] == "tests" else e["from"]) for e in before["edges"]]
+    assert_renamed(REVIEW_LOOP.read_text("utf-8"), r["buffer"], "tests", "checks")
 
 
 def test_completion_inside_a_half_typed_string(tmp_path: Path):

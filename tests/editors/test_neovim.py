@@ -133,6 +133,18 @@ def resolve_pointer(value, pointer: str):
     return value
 
 
+def assert_renamed(before: str, after: str, old: str, new: str) -> None:
+    """After renaming the node `old` to `new`: its id and every edge end that named it, as JSON."""
+    b, a = json.loads(before), json.loads(after)
+
+    def swap(value):
+        return new if value == old else value
+
+    assert [n["id"] for n in a["nodes"]] == [swap(n["id"]) for n in b["nodes"]]
+    for end in ("from", "to"):
+        assert [e[end] for e in a["edges"]] == [swap(e[end]) for e in b["edges"]]
+
+
 def _pythonpath() -> str:
     """This checkout first, so the command line and the server are this worktree's code."""
     return os.pathsep.join(p for p in [str(ROOT), os.environ.get("PYTHONPATH", "")] if p)

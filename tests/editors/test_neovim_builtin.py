@@ -28,6 +28,7 @@ from tests.editors.test_neovim import (
     NEOVIMS,
     _installed,
     _system_dirs,
+    assert_renamed,
     grooph,
     run_nvim,
     token_range,
@@ -174,9 +175,7 @@ def test_rename_of_a_node_id(tmp_path: Path):
     text = REVIEW_LOOP.read_text("utf-8")
     doc.write_text(text, "utf-8")
     r = run(tmp_path, "rename", doc, at=_line_col(text, text.index('"id": "tests"') + 8), new_name="checks")
-    before, after = json.loads(text), json.loads(r["buffer"])
-    assert [n["id"] for n in after["nodes"]] == [("checks" if n["id"] == "tests" else n["id"]) for n in before["nodes"]]
-    assert [e["to"] for e in after["edges"]] == [("checks" if e["to"] == "tests" else e["to"]) for e in before["edges"]]
+    assert_renamed(text, r["buffer"], "tests", "checks")
 
 
 def test_hover_with_K(tmp_path: Path):
