@@ -81,6 +81,13 @@ to see the file checked before acting on it."
      (completion-at-point)                ; a unique candidate is inserted, and eglot applies its edit
      (grooph-note 'line (buffer-substring-no-properties (line-beginning-position) (line-end-position)))
      (grooph-note 'buffer (grooph-text)))
+    ("hover"
+     ;; What eldoc shows at point (M-x eldoc): eglot's hover function, called as eldoc calls it.
+     (grooph-at-plan)
+     (let (got)
+       (eglot-hover-eldoc-function (lambda (info &rest _) (setq got (or info ""))))
+       (grooph-wait "the hover" (lambda () got))
+       (grooph-note 'hover (substring-no-properties got))))
     ("quiet"
      ;; A document the server does not serve: saved (format on save asks the server), then one more
      ;; request and a second of the event loop, so that anything the server would send has arrived.

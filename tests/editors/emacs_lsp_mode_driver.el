@@ -102,6 +102,10 @@ exit function (which applies the server's edit)."
      (grooph-at-plan)
      (lsp-rename (alist-get 'new_name grooph-plan))
      (grooph-note 'buffer (grooph-text)))
+    ("hover"
+     (grooph-at-plan)
+     (lsp-describe-thing-at-point)        ; M-x lsp-describe-thing-at-point: the *lsp-help* buffer
+     (grooph-note 'hover (with-current-buffer "*lsp-help*" (buffer-substring-no-properties (point-min) (point-max)))))
     ("complete"
      (grooph-at-plan)
      (grooph-complete)

@@ -6,6 +6,7 @@ the client really received (Flymake's diagnostics, the code actions offered, the
 Checked: diagnostics with the grooph codes at the right place (UTF-16 columns after an emoji); the
 quick fix `RET` takes in `M-x eglot-code-actions`; format on save giving `grooph fmt`'s bytes (also of
 a CRLF file, read as it is on disk); a byte-order mark reported as `grooph validate` does; rename;
+the hover eldoc shows;
 completion inside a half-typed string (`"te` finds `tests`); a board workflow, served by the same
 server entry; and with one entry for other modes too, a `package.json` announced as `grooph` gets nothing.
 """
@@ -225,3 +226,10 @@ def test_a_shared_entry_leaves_other_files_alone(tmp_path: Path):
     assert r["major_mode"] == "js-mode" and r["language_id"] == "grooph", r
     assert r["diagnostics"] == [] and r["actions"] == [] and not any(r["published"]), r
     assert package.read_text("utf-8") == text
+
+
+def test_hover_on_a_key(tmp_path: Path):
+    doc = tmp_path / "review.grooph.json"
+    doc.write_text(REVIEW_LOOP.read_text("utf-8"), "utf-8")
+    r = run_emacs(tmp_path, "hover", doc, at=['"goal"', 2])
+    assert "goal" in r["hover"], r["hover"]

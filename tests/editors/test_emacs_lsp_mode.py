@@ -5,7 +5,7 @@ item 3): its snippet is the init file, only the path of `grooph-lsp` is this che
 Checked: the client starts without the project-root prompt and the snippet warning; diagnostics at
 the right place; the first quick fix `RET` takes in `M-x lsp-execute-code-action`; format on save
 giving `grooph fmt`'s bytes (also of a CRLF file); a byte-order mark reported as `grooph validate`
-does; rename; completion between empty quotes (`"to": ""`, a candidate chosen) giving valid JSON;
+does; rename; the hover of `M-x lsp-describe-thing-at-point`; completion between empty quotes (`"to": ""`, a candidate chosen) giving valid JSON;
 a board workflow served; the documented column shift after an emoji (lsp-mode 8 counts characters).
 """
 
@@ -125,3 +125,10 @@ def test_a_workflow_is_served_by_the_same_client(tmp_path: Path):
     assert r["major_mode"] == "grooph-workflow-mode" and r["language_id"] == "grooph-workflow"
     assert list(r["codes"])[:1] == ["E_WF_UNKNOWN_STATUS"], r
     assert "target: review}" in r["buffer"] and "reveiw" not in r["buffer"]
+
+
+def test_hover_on_a_key(tmp_path: Path):
+    doc = tmp_path / "review.grooph.json"
+    doc.write_text(REVIEW_LOOP.read_text("utf-8"), "utf-8")
+    r = run(tmp_path, "hover", doc, at=['"goal"', 2])
+    assert "goal" in r["hover"], r["hover"]

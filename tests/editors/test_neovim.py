@@ -560,3 +560,17 @@ def test_workflow_misspelt_status_and_its_quick_fix(tmp_path: Path):
     assert r["saved_file"] == original
     assert r["said_on_save"] == [], r["said_on_save"]
     assert grooph("validate", doc.name, cwd=project).returncode == 0
+
+
+def test_rename_of_a_node_id(tmp_path: Path):
+    """vim.lsp.buf.rename() on a node's id: the id and every edge end that names it."""
+    doc, text = _completion_doc(tmp_path)
+    r = run_nvim(tmp_path, "rename", doc, at=_line_col(text, text.index('"id": "tests"') + 8), new_name="checks")
+    assert_renamed(text, r["buffer"], "tests", "checks")
+
+
+def test_hover_on_a_key(tmp_path: Path):
+    """The hover on `"goal"` (K from 0.10, vim.lsp.buf.hover() before) says what the key is."""
+    doc, text = _completion_doc(tmp_path)
+    r = run_nvim(tmp_path, "hover", doc, at=_line_col(text, text.index('"goal"') + 2))
+    assert r["hover"] and "goal" in r["hover"], r
