@@ -144,6 +144,19 @@ def test_diagnostics_at_their_place_and_the_first_quick_fix(tmp_path: Path):
     assert "E_DANGLING_REF" not in [a["code"] for a in r["after"]]
 
 
+def test_a_column_after_non_ascii_text_is_counted_in_bytes_as_the_docs_say(tmp_path: Path):
+    """ALE 3.3 takes the LSP column (UTF-16 units) as a byte column: after `é` (two bytes, one unit)
+    on the line, the mark starts one byte left of the faulty string (docs/editors.md says so)."""
+    doc = tmp_path / "review.grooph.json"
+    text = REVIEW_LOOP.read_text("utf-8").replace('"to": "tests"', '"to": "tsts", "label": "é"', 1)
+    text = text.replace('"to": "tsts", "label": "é"', '"label": "é", "to": "tsts"', 1)
+    doc.write_text(text, "utf-8")
+    r = run_vim(tmp_path, "quick-fix", doc)
+    d = r["diagnostics"][0]
+    line = text.split("\n")[d["lnum"] - 1].encode("utf-8")
+    assert d["code"] == "E_DANGLING_REF" and line.index(b'"tsts"') == d["col"], (d, line)
+
+
 @pytest.mark.parametrize("case", ["as written", "CRLF", "byte-order mark"])
 def test_save_runs_the_fixer_and_writes_grooph_fmts_bytes(tmp_path: Path, case: str):
     doc = tmp_path / "review.grooph.json"
