@@ -39,17 +39,30 @@ def _installed(program: str | None) -> bool:
     return program is not None and shutil.which(program) is not None
 
 
-def neovim_params() -> list:
-    """One parameter per Neovim build: skipped when not installed, except in CI, where it fails."""
-    return [pytest.param(name, id=name, marks=pytest.mark.skipif(
-        not _installed(program) and os.environ.get("CI") != "true", reason=why))
-        for name, (program, why) in NEOVIMS.items()]
+def _unless_installed(name: str):
+    """Skipped when the build is not installed, except in CI, where the test fails."""
+    program, why = NEOVIMS[name]
+    return pytest.mark.skipif(not _installed(program) and os.environ.get("CI") != "true", reason=why)
+
+
+def pytest_generate_tests(metafunc):
+    """Every test on each build; the plugin's 0.8-0.10 branch (`pretend_below`) on the current one only,
+    where it can be forced."""
+    if "pretend_below" in metafunc.fixturenames:
+        metafunc.parametrize(("neovim", "pretend_below"), [
+            pytest.param("debian-nvim", None, id="debian-nvim-native", marks=_unless_installed("debian-nvim")),
+            pytest.param("pypi-nvim", None, id="pypi-nvim-native", marks=_unless_installed("pypi-nvim")),
+            pytest.param("pypi-nvim", "0.11", id="pypi-nvim-as-0.8-0.10", marks=_unless_installed("pypi-nvim")),
+        ], indirect=["neovim"])
+    elif "neovim" in metafunc.fixturenames:
+        metafunc.parametrize("neovim", [pytest.param(name, id=name, marks=_unless_installed(name)) for name in NEOVIMS],
+                             indirect=True)
 
 
 NVIM: str | None = None  # the build the running test drives (set by the `neovim` fixture)
 
 
-@pytest.fixture(autouse=True, params=neovim_params())
+@pytest.fixture(autouse=True)
 def neovim(request) -> str:
     """Runs the test on each Neovim build (module-wide: run_nvim and _nvim_version drive NVIM)."""
     global NVIM
@@ -208,7 +221,6 @@ def _nvim_version() -> tuple[int, ...]:
     return tuple(int(n) for n in out.split()[1].lstrip("v").split("-")[0].split(".")[:3])
 
 
-@pytest.mark.parametrize("pretend_below", [None, "0.11"], ids=["native", "as-0.8-0.10"])
 def test_diagnostics_format_on_save_and_quick_fix(tmp_path: Path, pretend_below: str | None):
     """The whole path on the running Neovim's own branch; on 0.11+ once more through the plugin's
     0.8-0.10 branch (vim.lsp.start). The 0.7 branch runs on Debian's 0.7.2."""
