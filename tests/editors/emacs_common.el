@@ -90,3 +90,22 @@ then run `post-command-hook', where the client's hook connects."
   (grooph-note 'coding (symbol-name buffer-file-coding-system))
   (grooph-note 'visited (grooph-text))
   (run-hooks 'post-command-hook))
+
+(defun grooph-choose-completion (capf)
+  "The table of CAPF (a `completion-at-point-functions' answer) at the cursor; the first candidate
+chosen as a completion UI (company, corfu, the *Completions* buffer) does: inserted over the typed
+part, then the item's exit function (which applies the server's edit)."
+  (let* ((start (nth 0 capf))
+         (end (nth 1 capf))
+         (typed (buffer-substring-no-properties start (point)))
+         (candidates (all-completions typed (nth 2 capf)))
+         (choice (car candidates))
+         (exit (plist-get (nthcdr 3 capf) :exit-function)))
+    (grooph-note 'typed typed)
+    (grooph-note 'candidates (vconcat (mapcar #'substring-no-properties candidates)))
+    (when choice
+      (delete-region start end)
+      (goto-char start)
+      (insert choice)
+      (when exit (funcall exit choice 'finished)))
+    (grooph-note 'chosen (and choice (substring-no-properties choice)))))

@@ -81,6 +81,12 @@ to see the file checked before acting on it."
      (completion-at-point)                ; a unique candidate is inserted, and eglot applies its edit
      (grooph-note 'line (buffer-substring-no-properties (line-beginning-position) (line-end-position)))
      (grooph-note 'buffer (grooph-text)))
+    ("choose"
+     ;; Completion where several candidates fit: the first chosen, as a completion UI does.
+     (grooph-at-plan)
+     (grooph-choose-completion (eglot-completion-at-point))
+     (grooph-note 'line (buffer-substring-no-properties (line-beginning-position) (line-end-position)))
+     (grooph-note 'buffer (grooph-text)))
     ("hover"
      ;; What eldoc shows at point (M-x eldoc): eglot's hover function, called as eldoc calls it.
      (grooph-at-plan)

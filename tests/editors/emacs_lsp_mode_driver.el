@@ -55,26 +55,6 @@
     (call-interactively #'lsp-execute-code-action)
     (grooph-note 'actions (vconcat offered))))
 
-(defun grooph-complete ()
-  "completion-at-point's table at the cursor; the first candidate chosen as a completion UI
-(company, corfu, the *Completions* buffer) does: inserted over the typed part, then the item's
-exit function (which applies the server's edit)."
-  (let* ((capf (lsp-completion-at-point))
-         (start (nth 0 capf))
-         (end (nth 1 capf))
-         (typed (buffer-substring-no-properties start (point)))
-         (candidates (all-completions typed (nth 2 capf)))
-         (choice (car candidates))
-         (exit (plist-get (nthcdr 3 capf) :exit-function)))
-    (grooph-note 'typed typed)
-    (grooph-note 'candidates (vconcat (mapcar #'substring-no-properties candidates)))
-    (when choice
-      (delete-region start end)
-      (goto-char start)
-      (insert choice)
-      (when exit (funcall exit choice 'finished)))
-    (grooph-note 'chosen (and choice (substring-no-properties choice)))))
-
 (defun grooph-run ()
   ;; What Emacs does at start-up before the init file and `--batch' does not: the installed packages'
   ;; autoloads (lsp-mode starts its mode-line and headerline modes through them).
@@ -106,9 +86,9 @@ exit function (which applies the server's edit)."
      (grooph-at-plan)
      (lsp-describe-thing-at-point)        ; M-x lsp-describe-thing-at-point: the *lsp-help* buffer
      (grooph-note 'hover (with-current-buffer "*lsp-help*" (buffer-substring-no-properties (point-min) (point-max)))))
-    ("complete"
+    ("choose"
      (grooph-at-plan)
-     (grooph-complete)
+     (grooph-choose-completion (lsp-completion-at-point))
      (grooph-note 'line (buffer-substring-no-properties (line-beginning-position) (line-end-position)))
      (grooph-note 'buffer (grooph-text)))
     (other (grooph-common-scenario other)))

@@ -7,7 +7,8 @@ Checked: diagnostics with the grooph codes at the right place (UTF-16 columns af
 quick fix `RET` takes in `M-x eglot-code-actions`; format on save giving `grooph fmt`'s bytes (also of
 a CRLF file, read as it is on disk); a byte-order mark reported as `grooph validate` does; rename;
 the hover eldoc shows;
-completion inside a half-typed string (`"te` finds `tests`); a board workflow, served by the same
+completion between empty quotes (the first candidate chosen) and inside a half-typed string
+(`"te` finds `tests`); a board workflow, served by the same
 server entry; and with one entry for other modes too, a `package.json` announced as `grooph` gets nothing.
 """
 
@@ -182,6 +183,20 @@ def test_completion_inside_a_half_typed_string(tmp_path: Path):
     assert r["typed"] == "te" and r["candidates"] == ["tests"], r
     assert r["line"].strip() == '"to": "tests"'
     assert json.loads(r["buffer"]) == json.loads(REVIEW_LOOP.read_text("utf-8"))
+
+
+def test_completion_of_an_id_between_empty_quotes(tmp_path: Path):
+    """`"to": ""`, completion-at-point, the first candidate chosen (as company or the *Completions*
+    buffer does): `"to": "<id>"`, valid JSON."""
+    doc = tmp_path / "review.grooph.json"
+    base = REVIEW_LOOP.read_text("utf-8")
+    doc.write_text(base.replace('"to": "tests"', '"to": ""', 1), "utf-8")
+    r = run_emacs(tmp_path, "choose", doc, at=['"to": ""', len('"to": "')])
+    ids = [n["id"] for n in json.loads(base)["nodes"]]
+    assert r["candidates"] and set(r["candidates"]) <= set(ids), r
+    chosen = r["chosen"]
+    assert r["line"].strip().startswith(f'"to": "{chosen}"'), r["line"]
+    assert json.loads(r["buffer"]) == json.loads(base.replace('"to": "tests"', f'"to": "{chosen}"', 1))
 
 
 def test_completion_of_a_hyphenated_id(tmp_path: Path):

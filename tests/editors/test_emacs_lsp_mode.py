@@ -110,7 +110,7 @@ def test_completion_of_an_id_between_empty_quotes(tmp_path: Path):
     base = REVIEW_LOOP.read_text("utf-8")
     text = base.replace('"to": "tests"', '"to": ""', 1)
     doc.write_text(text, "utf-8")
-    r = run(tmp_path, "complete", doc, at=['"to": ""', len('"to": "')])
+    r = run(tmp_path, "choose", doc, at=['"to": ""', len('"to": "')])
     ids = [n["id"] for n in json.loads(base)["nodes"]]
     assert r["candidates"] and set(r["candidates"]) <= set(ids), r
     chosen = r["chosen"]
