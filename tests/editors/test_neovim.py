@@ -158,6 +158,13 @@ def assert_renamed(before: str, after: str, old: str, new: str) -> None:
         assert [e[end] for e in a["edges"]] == [swap(e[end]) for e in b["edges"]]
 
 
+def assert_completed(r: dict, base: str, chosen: str) -> None:
+    """After `chosen` was taken between the empty quotes that replaced the first `"to": "tests"` of
+    `base`: the line reads `"to": "<chosen>"` and the document is valid JSON, `base` with that id."""
+    assert r["line"].strip().startswith(f'"to": "{chosen}"'), r["line"]
+    assert json.loads(r["buffer"]) == json.loads(base.replace('"to": "tests"', f'"to": "{chosen}"', 1))
+
+
 def _pythonpath() -> str:
     """This checkout first, so the command line and the server are this worktree's code."""
     return os.pathsep.join(p for p in [str(ROOT), os.environ.get("PYTHONPATH", "")] if p)
