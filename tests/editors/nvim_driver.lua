@@ -454,6 +454,18 @@ function scenarios.hover(bufnr, uri)
   step('hover', float and table.concat(vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(float), 0, -1, false), '\n') or vim.NIL)
 end
 
+--- Each of plan.others opened in turn after the plan's file: its file type and whether the server
+--- attached.
+function scenarios.kinds(bufnr)
+  local seen = { { filetype = vim.bo[bufnr].filetype, attached = client_of(bufnr) ~= nil } }
+  for _, path in ipairs(plan.others) do
+    vim.cmd('edit ' .. vim.fn.fnameescape(path))
+    local other = vim.api.nvim_get_current_buf()
+    table.insert(seen, { filetype = vim.bo[other].filetype, attached = client_of(other) ~= nil })
+  end
+  step('kinds', seen)
+end
+
 --- Neovim's default LSP key maps in a grooph buffer (0.11+: grn, gra, grr, gri, grt, gO, K, ...).
 function scenarios.keys(bufnr)
   local client = client_of(bufnr)
