@@ -101,7 +101,10 @@ function! s:QuickFix3() abort
   let s:result.buffer = s:Text()
   " The user's next key: Vim's main loop then runs TextChanged, on which ALE checks the text again.
   call feedkeys("\<Esc>", 'nt')
-  call s:Wait('the report of the repaired text', {-> s:result.lints > s:lints && !ale#engine#IsCheckingBuffer(bufnr(''))},
+  " A report newer than the fix's and other than the one before it (a late report of the old text
+  " can come first).
+  call s:Wait('the report of the repaired text',
+  \ {-> s:result.lints > s:lints && !ale#engine#IsCheckingBuffer(bufnr('')) && s:Loclist() != s:result.diagnostics},
   \ {-> s:Done({'after': s:Loclist()})})
 endfunction
 
