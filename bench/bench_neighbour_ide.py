@@ -27,10 +27,10 @@ def board_text(target: int = 1_000_000) -> str:
 
 
 def main() -> None:
-    from grooph_core.ide.formatting import format_edits
+    from grooph_core.ide.grooph.formatting import format_edits
     from grooph_core.source.kinds import NEIGHBOUR_KINDS
-    from grooph_core.ide.neighbour_completion import neighbour_complete_at
-    from grooph_core.ide.neighbour_analysis import analyze_neighbour
+    from grooph_core.ide.neighbours.completion import neighbour_complete_at
+    from grooph_core.ide.neighbours.analysis import analyze_neighbour
 
     text = workflow_text()
     a = analyze_neighbour(text, NEIGHBOUR_KINDS["workflow"])

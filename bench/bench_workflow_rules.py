@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 
 from bench.workflow_docs import workflow_text
-from grooph_core.ide.neighbour_analysis import read_text, rules_of
+from grooph_core.ide.neighbours.analysis import read_text, rules_of
 from grooph_core.source.json_reader import collector_paused
 from grooph_core.source.kinds import neighbour_from_name
 

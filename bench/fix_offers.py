@@ -47,8 +47,8 @@ BUDGETS = {"codeAction": {24_000: 5.0, 1_000_000: 50.0}, "resolve": {24_000: 10.
 def misspelt_reference(doc: Document) -> tuple[int, list[str]]:
     """The index of the misspelt reference's issue, and what its menu must hold once checked: the
     core's passing offers (worked out before the server is asked anything)."""
-    from grooph_core.ide import actions as core
-    from grooph_core.ide.analysis import analyze
+    from grooph_core.ide.grooph import actions as core
+    from grooph_core.ide.grooph.analysis import analyze
 
     a = analyze(doc.text, name=doc.name)
     index = next(n for n, i in enumerate(a.issues) if i.code == "E_DANGLING_REF"

@@ -12,7 +12,7 @@ measures, each as median and p95 over repeated runs:
 - floor: `json.loads` of the text;
 - peer:  vscode-json-languageservice (node, bench/peer.js) parsing the text and validating it against
          our published JSON Schema (grooph_core/schema/*.schema.json);
-- (a) analysis: `grooph_core.ide.analysis.analyze` (parse, schema, every rule) plus the span and the
+- (a) analysis: `grooph_core.ide.grooph.analysis.analyze` (parse, schema, every rule) plus the span and the
          line/column of every issue and of its related places, from the text, nothing cached;
 - (b) round trip: one keystroke (a ranged didChange typing or deleting one character in the middle
          of the document) until the real server, started as `python -m grooph_lsp` over stdio with
@@ -126,7 +126,7 @@ def timed(fn, repeats: int, warmup: int = 2) -> tuple[list[float], list[float]]:
 def full_analysis(doc: Document):
     """What an editor needs from a text: every issue with the span and line/column of its target and
     of each related place (the same work the server does to build its diagnostics)."""
-    from grooph_core.ide.analysis import analyze
+    from grooph_core.ide.grooph.analysis import analyze
 
     a = analyze(doc.text, name=doc.name)
     lines = a.line_index
@@ -388,7 +388,7 @@ def neighbour_document(kind: str, size: int) -> NeighbourDoc:
 def neighbour_analysis(text: str, kind: str) -> list:
     """What the editor needs: the analysis and the range of every issue (as `full_analysis`)."""
     from grooph_core.source.kinds import NEIGHBOURS
-    from grooph_core.ide.neighbour_analysis import analyze_neighbour
+    from grooph_core.ide.neighbours.analysis import analyze_neighbour
 
     a = analyze_neighbour(text, next(k for k in NEIGHBOURS if k.name == kind))
     return [(i.code, a.issue_range(i)) for i in a.issues]

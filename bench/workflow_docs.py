@@ -113,7 +113,7 @@ def _timed(fn, repeats=3):
 def main() -> None:
     from grooph_core.source import yaml_libyaml
     from grooph_core.source.kinds import neighbour_from_value
-    from grooph_core.ide.neighbour_analysis import analyze_neighbour
+    from grooph_core.ide.neighbours.analysis import analyze_neighbour
     from grooph_core.source.yaml_reader import parse_yaml
 
     text = workflow_text()

@@ -45,7 +45,7 @@ class SchemaProblem(Facts):
     "missing", "discriminator", "alternatives"; the reader's "not_json", §3.2 step 1) at the message
     path `path`, with what the schema expected: the `expected` type's name, the `pattern`, the
     `minimum`, the `allowed` values (document order), the missing or discriminating `field`. `fields`
-    is the editor's grouping of every field an object lacks (`ide.analysis.one_per_object`). Here, not
+    is the editor's grouping of every field an object lacks (`ide.grooph.analysis.one_per_object`). Here, not
     beside a rule, because two layers raise the code: the reader (source/) and the check (schema/)."""
 
     code = "E_SCHEMA"

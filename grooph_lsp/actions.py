@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
 
-from grooph_core.ide.actions import FIX_ALL_TITLE
+from grooph_core.ide.grooph.actions import FIX_ALL_TITLE
 from grooph_core.ide.refused import Refused
 from grooph_core.ops.repairs import Stopped
 from grooph_lsp import convert

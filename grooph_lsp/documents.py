@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from urllib.parse import unquote, urlparse
 
-from grooph_core.ide.analysis import DocumentAnalysis
+from grooph_core.ide.document import DocumentAnalysis
 from grooph_core.ide.kinds import analyse
 from grooph_core.rules.map import file_graph_resolver
 from grooph_core.source.kinds import NeighbourKind, any_kind_from_name, claims_grooph, content_decides, neighbour_from_name

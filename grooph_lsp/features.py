@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
 
-from grooph_core.ide.navigation import place_symbols
+from grooph_core.ide.grooph.navigation import place_symbols
 from grooph_core.ide.refused import Refused
 from grooph_lsp import convert, workspace_features
 from grooph_lsp.convert import to_offset
@@ -156,4 +156,4 @@ async def completion(ls: "GroophServer", params: lsp.CompletionParams) -> lsp.Co
     found = await _light(ls, analysis, analysis.document_kind.complete, analysis, offset)
     if found is None:
         return None
-    return convert.to_lsp_completions(found, analysis.line_index, ls.encoding, ls.client_capabilities)
+    return convert.to_lsp_completions(found, offset, analysis.line_index, ls.encoding, ls.client_capabilities)

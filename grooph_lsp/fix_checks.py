@@ -2,7 +2,7 @@
 
 Once the analysis of a document's current version has landed and the text has stayed as it is for as
 long as that analysis took, the §8.2 checks of every candidate repair of every issue run in a thread
-of their own, issue by issue, then the edits of the candidates that passed are made; both are kept with the analysis (`grooph_core.ide.actions.OfferChecks`), so
+of their own, issue by issue, then the edits of the candidates that passed are made; both are kept with the analysis (`grooph_core.ide.grooph.actions.OfferChecks`), so
 `codeAction/resolve` finds its edit made. A newer version, a change of settings, closing the document
 or shutting down stops that work at the next candidate (each check validates the whole document once:
 about 3 ms at 24k characters, 100 ms at 1M). `textDocument/codeAction` lists only candidates that
@@ -20,7 +20,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Callable
 
-from grooph_core.ide import actions as core
+from grooph_core.ide.grooph import actions as core
 from grooph_core.ops.repairs import Stopped
 
 if TYPE_CHECKING:

@@ -29,7 +29,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Callable
 
-from grooph_core.ide.analysis import Analysis
+from grooph_core.ide.grooph.analysis import Analysis
 from grooph_lsp.collector import IdlePasses
 
 if TYPE_CHECKING:

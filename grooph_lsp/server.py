@@ -18,7 +18,7 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
 from grooph_core import __version__
-from grooph_core.ide.analysis import DocumentAnalysis
+from grooph_core.ide.document import DocumentAnalysis
 from grooph_core.source.json_reader import collector_paused
 from grooph_lsp import actions, convert, features, lifecycle, workspace_features
 from grooph_lsp.convert import to_lsp_diagnostic

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from grooph_core.cli.discover import Named
-from grooph_core.ide import neighbour_analysis as neighbours
+from grooph_core.ide.neighbours import analysis as neighbours
 from grooph_core.ide.kinds import kind_named
 from grooph_core.issues import Issue
 from grooph_core.rules.map import file_graph_resolver
@@ -74,7 +74,7 @@ def issue_ranges(doc: Loaded, issues: list[Issue]) -> list[dict]:
         return neighbours.report_ranges(doc, issues)
     if doc.text is None:
         return [lsp_range(LineIndex(""), (0, 0)) for _ in issues]
-    from grooph_core.ide.analysis import issue_span  # lazy: ~50 ms (-X importtime) a check without ranges never needs
+    from grooph_core.ide.grooph.analysis import issue_span  # lazy: ~50 ms (-X importtime) a check without ranges never needs
     parsed = parse(doc.text)
     lines = LineIndex(doc.text)
     syntax = next((p for p in parsed.problems if p.code == "E_SYNTAX"), None)
@@ -167,7 +167,7 @@ def warm_up(kinds: set[str], want_ranges: bool) -> None:
     import importlib
 
     if want_ranges:
-        from grooph_core.ide import analysis  # noqa: F401
+        from grooph_core.ide.grooph import analysis  # noqa: F401
         from grooph_core.source import line_index, json_reader as source  # noqa: F401
     from grooph_core.rules import doc_size, unknown_keys  # noqa: F401
 

@@ -118,7 +118,7 @@ def _workflow(file: str, flags: dict, repeated: dict, out, fmt: str, theme: str,
         return _fail(f"no such file: {file}")
     except (OSError, UnicodeDecodeError) as e:
         return _fail(f"cannot read {file}: {e}")
-    from grooph_core.ide.neighbour_analysis import analyze_neighbour  # lazy: the YAML reader and ide.analysis, ~80 ms of `grooph image` on a graph or map
+    from grooph_core.ide.neighbours.analysis import analyze_neighbour  # lazy: the YAML reader and ide.grooph.analysis, ~80 ms of `grooph image` on a graph or map
 
     a = analyze_neighbour(text, neighbour_from_name(file), tolerant=False)
     blocking = [i for i in a.issues if i.code in ("E_SYNTAX", "E_WF_SCHEMA", "E_DOC_LIMIT")]

@@ -13,8 +13,8 @@ import sys
 from grooph_core.cli import usage_error
 from grooph_core.cli.args import UsageError, parse_args
 from grooph_core.cli.files import is_kept_graph, kept_graph_refusal, write_text
-from grooph_core.ide.kinds import kind_named
 from grooph_core.ops import new_graph, new_map
+from grooph_core.ops.repair_types import OPERATED_KINDS
 from grooph_core.schema.canonical import canonical_text
 from grooph_core.source.kinds import GRAPH_SUFFIX, MAP_SUFFIX
 from grooph_core.source.text import is_blank
@@ -88,7 +88,7 @@ def run(argv: list[str]) -> int:
         sys.stderr.write(f"grooph: cannot write {path}: {e.strerror or e}\n")
         return 1
     sys.stdout.write(f'wrote {path} ({noun} "{doc["id"]}")\n')
-    if kind_named(kind).takes_operations:
+    if kind in OPERATED_KINDS:  # operations.md §1 (`DocumentKind.takes_operations`), without loading the faces
         sys.stdout.write(f"next: grooph apply {path} --ops <ops.json> --write\n")
     else:
         sys.stdout.write(f"next: grooph validate {path}\n")

@@ -1,15 +1,14 @@
 """What an editor asks of a document, on one version of its text (DESIGN.md "Layers"); the language
 server (grooph_lsp) only translates these to LSP and back.
 
-`analysis` (the analysis of a text: parse, every rule, a span per issue), `completion`, `hover`,
-`navigation` (occurrences of ids, the outline), `refactor` (definition, references, rename),
-`formatting` (the canonical form as minimal line edits), `actions` (operations as edits, quick fixes,
-fix-all, preview), `text_edits` (a value change as small text edits, byte for byte elsewhere),
-`code_docs` (the page of every code that diagnostics link to), and `refused` (`Refused`: the one
-"cannot, and why" result). `kinds` is the one face per document kind that every request goes through
-(DESIGN.md "Kinds"): each kind's face delegates to the modules here. The neighbouring formats (workflow, board, episode record):
-`neighbour_analysis` (their one pipeline, tolerant and strict), `neighbour_completion`,
-`neighbour_hover`, `neighbour_outline`, `neighbour_names` (definition, references and rename of
-their names), `neighbour_repairs`, `neighbour_format` (boards and episode
-records in the seed's written form).
+Every request goes through the document's kind, its face (DESIGN.md "Kinds"). One package per family of
+kinds holds that family's editor code and faces: `grooph/` (graphs and maps), `neighbours/` (workflows,
+boards, episode records). Shared by all: `face` (`DocumentKind`, the face every kind shows),
+`document` (`DocumentAnalysis`, every kind's analysis's base), `text_edits` (a value change as small
+text edits, byte for byte elsewhere), `code_docs` (the page of every code that diagnostics link to),
+`refused` (`Refused`: the one "cannot, and why" result). On top, `kinds` registers the faces (`KINDS`,
+`kind_named`, `kind_of_file`, `analyse`); no module of `ide` imports it, but this package makes it, so
+that an analysis made by any entry (`analyze`, `analyze_neighbour` …) finds its face (`face.face_of`).
 """
+
+from grooph_core.ide import kinds  # noqa: F401  (the faces made: `DocumentAnalysis.document_kind`)

@@ -1,6 +1,6 @@
 """`Refused`: the one "cannot, and why" result of an editor request (rename, formatting, an action),
 whose message the user sees (the server turns it into a refusal); `unreadable`, the formatters' one refusal
-of a JSON text that does not read (ide/formatting.py, ide/neighbour_format.py)."""
+of a JSON text that does not read (ide/grooph/formatting.py, ide/neighbours/format.py)."""
 
 from __future__ import annotations
 

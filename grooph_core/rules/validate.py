@@ -2,7 +2,7 @@
 
 `validate_value` is the reference's pipeline on a parsed value: the structural check alone when it
 finds anything, else every rule in order. The command line uses it (strict mode). The editor uses
-`grooph_core.ide.analysis`, which runs the same rules tolerantly on the sound parts of a broken document.
+`grooph_core.ide.grooph.analysis`, which runs the same rules tolerantly on the sound parts of a broken document.
 """
 
 from __future__ import annotations

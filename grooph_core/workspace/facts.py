@@ -1,7 +1,7 @@
 """What the workspace keeps about one document once it is analysed: its title, its error count, the
 symbols `workspace/symbol` searches, the graph pointers of a map's sessions, and what the code lenses
 say. Spans are character offsets in the document's text (the shell converts them). A neighbouring
-document (a workflow, board or episode record) has its outline's symbols (neighbour_outline.py) and no
+document (a workflow, board or episode record) has its outline's symbols (ide/neighbours/outline.py) and no
 links or lenses."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 import os
 
-from grooph_core.ide.analysis import DocumentAnalysis
-from grooph_core.ide.navigation import Symbol, document_symbols
-from grooph_core.ide.neighbour_outline import neighbour_symbols
+from grooph_core.ide.document import DocumentAnalysis
+from grooph_core.ide.grooph.navigation import Symbol, document_symbols
+from grooph_core.ide.neighbours.outline import neighbour_symbols
 from grooph_core.rules.map.graph_pointers import graph_path
 from grooph_core.source.kinds import NEIGHBOUR_KINDS, Kind
 from grooph_core.source.text import value_at
@@ -97,7 +97,7 @@ def _spans(analysis: DocumentAnalysis, sym_pointer: str, id_pointer: str | None,
 
 def _neighbour_facts(path: str, analysis: DocumentAnalysis, value: dict, errors: int) -> DocumentFacts:
     """A workflow's statuses, a board's tasks (by their keys; a task's title as its name): the entries
-    of the document outline that `workspace/symbol` searches (neighbour_outline.py)."""
+    of the document outline that `workspace/symbol` searches (ide/neighbours/outline.py)."""
     symbols: list[SymbolFact] = []
     for sym in _flatten(neighbour_symbols(value, analysis.kind)):
         if sym.kind not in SEARCHED_KINDS:

@@ -14,9 +14,10 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from grooph_core.ide.analysis import Analysis, DocumentAnalysis
+from grooph_core.ide.document import DocumentAnalysis
+from grooph_core.ide.grooph.analysis import Analysis
 from grooph_core.ide.kinds import analyse, kind_named
-from grooph_core.ide.neighbour_analysis import NeighbourAnalysis
+from grooph_core.ide.neighbours.analysis import NeighbourAnalysis
 from grooph_core.issues import make
 from grooph_core.rules.map.graph_pointers import NOT_A_GRAPH, file_graph_resolver, graph_answer_for_text
 from grooph_core.source.json_reader import parse

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from bench import run
 from bench.generate import documents, graph_document, map_document
-from grooph_core.ide.analysis import analyze
+from grooph_core.ide.grooph.analysis import analyze
 
 BENCH = Path(run.__file__).resolve().parent
 

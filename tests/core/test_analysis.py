@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from grooph_core.ide.analysis import analyze
+from grooph_core.ide.grooph.analysis import analyze
 from grooph_core.source.line_index import LineIndex
 
 W = {"id": "w", "kind": "agent", "name": "W", "role": "builder", "brief": "Do it.", "outputs": ["out.txt"], "allow": ["edit-files"]}
@@ -106,7 +106,7 @@ def test_number_beyond_two_to_the_53_is_warned_not_rewritten():
     text = TEXT.replace('"version": 1', '"version": 12345678901234567890', 1)
     a = analyze(text, name="g.grooph.json")
     assert "W_NUMBER_PRECISION" in _codes(a)
-    from grooph_core.ide.formatting import format_edits
+    from grooph_core.ide.grooph.formatting import format_edits
     from grooph_core.ide.refused import Refused
 
     assert isinstance(format_edits(a), Refused)

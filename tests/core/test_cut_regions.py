@@ -10,7 +10,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grooph_core.ide.analysis import _inside_any, analyze
+from grooph_core.ide.grooph.analysis import _inside_any, analyze
 
 segments = st.sampled_from(["a", "b", "", "0", "12", "a~1b", "~0", "nodes"])
 pointers = st.lists(segments, max_size=5).map(lambda s: "".join("/" + x for x in s))

@@ -1,11 +1,12 @@
-"""What every kind of analysis shares (analysis.DocumentAnalysis), the one span-to-range conversion
+"""What every kind of analysis shares (ide.document.DocumentAnalysis), the one span-to-range conversion
 (line_index.lsp_range), and the outline placed in the text with its folds (navigation)."""
 
 from __future__ import annotations
 
-from grooph_core.ide.analysis import Analysis, DocumentAnalysis, analyze
-from grooph_core.ide.navigation import document_symbols, folding_lines, place_symbols
-from grooph_core.ide.neighbour_analysis import NeighbourAnalysis, analyze_neighbour
+from grooph_core.ide.document import DocumentAnalysis
+from grooph_core.ide.grooph.analysis import Analysis, analyze
+from grooph_core.ide.grooph.navigation import document_symbols, folding_lines, place_symbols
+from grooph_core.ide.neighbours.analysis import NeighbourAnalysis, analyze_neighbour
 from grooph_core.source.kinds import neighbour_from_name
 from grooph_core.source.line_index import LineIndex, lsp_range
 

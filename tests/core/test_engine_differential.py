@@ -24,7 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from grooph_core.ide.neighbour_analysis import check_text
+from grooph_core.ide.neighbours.analysis import check_text
 from grooph_core.rules.workflow.check import CHECK_CODES
 from grooph_core.source.kinds import NEIGHBOURS
 from grooph_core.source.text import value_at

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from grooph_core.ide.neighbour_analysis import analyze_neighbour, check_text
+from grooph_core.ide.neighbours.analysis import analyze_neighbour, check_text
 from grooph_core.source.kinds import NEIGHBOURS
 from grooph_core.source.serde_scalars import json_number_is_float, json_spelling, resolve_plain, ryu
 
@@ -142,7 +142,7 @@ def test_tolerant_mode_reports_the_same_structural_errors_and_runs_the_rules_on_
 
 
 def test_hover_on_a_field_says_whether_it_may_be_null():
-    from grooph_core.ide.neighbour_hover import neighbour_hover_at
+    from grooph_core.ide.neighbours.hover import neighbour_hover_at
 
     text = BASE.replace("ready: {on:", "ready: {run: {role: r, session: s}, stored_as: ready, on:") + "losses: []\n"
     a = analyze_neighbour(text, KINDS["workflow"])
@@ -167,7 +167,7 @@ def test_hover_on_a_field_says_whether_it_may_be_null():
     ("board", _board(skills="null"), "skills", _board()),
 ])
 def test_a_null_in_a_defaulted_field_is_fixed_by_removing_the_field(kind, text, field, fixed):
-    from grooph_core.ide.neighbour_repairs import neighbour_fixes
+    from grooph_core.ide.neighbours.repairs import neighbour_fixes
     from grooph_core.ide.text_edits import apply_edits
 
     a = analyze_neighbour(text, KINDS[kind])

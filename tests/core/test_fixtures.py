@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from grooph_core.ide.analysis import analyze
+from grooph_core.ide.grooph.analysis import analyze
 from grooph_core.rules.validate import validate_value
 from grooph_core.source.kinds import kind_from_name
 from grooph_core.source.line_index import LineIndex
@@ -118,7 +118,7 @@ def test_every_spec_code_has_a_failing_fixture(spec: str, folder: Path):
 # command line's (strict) issue list: code, `at` (the JSON pointer) and range, in order; "tolerant" fixes the
 # editor's list where it differs.
 
-from grooph_core.ide.neighbour_analysis import analyze_neighbour  # noqa: E402
+from grooph_core.ide.neighbours.analysis import analyze_neighbour  # noqa: E402
 from grooph_core.source.kinds import NEIGHBOURS, NeighbourKind  # noqa: E402
 
 

@@ -15,11 +15,11 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from grooph_core.ide import actions, completion, hover
-from grooph_core.ide.analysis import analyze
-from grooph_core.ide.formatting import format_edits
-from grooph_core.ide.navigation import document_symbols, occurrences
-from grooph_core.ide.refactor import definition_at, prepare_rename_at, references_at, rename_at
+from grooph_core.ide.grooph import actions, completion, hover
+from grooph_core.ide.grooph.analysis import analyze
+from grooph_core.ide.grooph.formatting import format_edits
+from grooph_core.ide.grooph.navigation import document_symbols, occurrences
+from grooph_core.ide.grooph.refactor import definition_at, prepare_rename_at, references_at, rename_at
 
 # Declared field names of both schemas (grooph_core/schema/*.json), so generated objects look like
 # graph and map objects with wrong values in them.

@@ -18,8 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench.workflow_docs import workflow_text
-from grooph_core.ide import neighbour_analysis
-from grooph_core.ide.neighbour_analysis import analyze_neighbour
+from grooph_core.ide.neighbours import analysis as neighbour_analysis
+from grooph_core.ide.neighbours.analysis import analyze_neighbour
 from grooph_core.source.kinds import neighbour_from_name
 from grooph_core.source.text import pointer_escape
 

@@ -2,7 +2,7 @@
 kind has every step, and a kind the readers know but `ide.kinds.KINDS` does not register fails here,
 as tests/core/rules/test_code_wiring.py does for codes. The steps: its name and file names in
 `source/kinds.py`; a model in `model/`; a schema in `schema/`; a rules package `rules/<kind>/` with its
-`RULES` and its codes in `issues.py`; fixtures; its face `ide/kinds/<kind>.py`, registered once; and
+`RULES` and its codes in `issues.py`; fixtures; its face in `ide/<family>/face.py`, registered once; and
 the face answers every request of the editor on its documents."""
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ import typing
 
 import pytest
 
-from grooph_core.ide.actions import OpsOutcome, QuickFix
+from grooph_core.ide.face import FACES
+from grooph_core.ide.grooph.actions import OpsOutcome, QuickFix
 from grooph_core.ide.kinds import BY_NAME, KINDS, DocumentKind, analyse, kind_named, kind_of_file
 from grooph_core.ide.refused import Refused
 from grooph_core.issues import CODES
@@ -36,6 +37,8 @@ def test_every_kind_the_readers_know_is_registered_once():
     known = set(typing.get_args(detection.Kind)) | set(detection.NEIGHBOUR_KINDS)
     assert sorted(NAMES) == sorted(known), "a kind is read but not registered in ide.kinds.KINDS (or the reverse)"
     assert len(NAMES) == len(set(NAMES)) and set(BY_NAME) == set(NAMES)
+    # each registered face was made through `face.made`, so an analysis of its kind finds it (`document_kind`)
+    assert all(FACES.get(k.name) is k for k in KINDS) and set(FACES) == set(NAMES)
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -43,7 +46,9 @@ def test_each_kind_has_its_face_module_citing_its_spec(name):
     kind = kind_named(name)
     assert isinstance(kind, DocumentKind) and kind.name == name and kind.title
     module = sys.modules[type(kind).__module__]
-    assert module.__name__ == f"grooph_core.ide.kinds.{name}", "a kind's face lives in ide/kinds/<kind>.py"
+    family = module.__name__.removeprefix("grooph_core.ide.").removesuffix(".face")
+    assert module.__name__ == f"grooph_core.ide.{family}.face" and "." not in family, \
+        "a kind's face lives in its family's package, ide/<family>/face.py"
     assert f"{name}.md" in (module.__doc__ or ""), "the face's docstring cites its spec"
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from grooph_core.ide.analysis import analyze
-from grooph_core.ide.navigation import document_symbols, occurrences
-from grooph_core.ide.refactor import definition_at, prepare_rename_at, references_at, rename_at
+from grooph_core.ide.grooph.analysis import analyze
+from grooph_core.ide.grooph.navigation import document_symbols, occurrences
+from grooph_core.ide.grooph.refactor import definition_at, prepare_rename_at, references_at, rename_at
 from grooph_core.ide.refused import Refused
 from grooph_core.ide.text_edits import apply_edits
 

@@ -9,10 +9,10 @@ import json
 
 import pytest
 
-from grooph_core.ide.formatting import format_edits
-from grooph_core.ide.neighbour_analysis import analyze_neighbour
-from grooph_core.ide.kinds.workflow import WORKFLOW_NOT_FORMATTED
-from grooph_core.ide.neighbour_format import record_text
+from grooph_core.ide.grooph.formatting import format_edits
+from grooph_core.ide.neighbours.analysis import analyze_neighbour
+from grooph_core.ide.neighbours.face import WORKFLOW_NOT_FORMATTED
+from grooph_core.ide.neighbours.format import record_text
 from grooph_core.ide.refused import Refused
 from grooph_core.ide.text_edits import apply_edits
 from grooph_core.model.compiled import root_type

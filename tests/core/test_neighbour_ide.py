@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import json
 
-from grooph_core.ide.neighbour_analysis import analyze_neighbour
-from grooph_core.ide.neighbour_outline import neighbour_symbols
+from grooph_core.ide.neighbours.analysis import analyze_neighbour
+from grooph_core.ide.neighbours.outline import neighbour_symbols
 from grooph_core.source.kinds import NEIGHBOUR_KINDS
 from tests.conftest import FIXTURES
 
@@ -92,7 +92,7 @@ def test_unreadable_or_odd_shapes_give_what_can_be_read():
 
 # Hover (issue 15 point 5)
 
-from grooph_core.ide.neighbour_hover import neighbour_hover_at  # noqa: E402
+from grooph_core.ide.neighbours.hover import neighbour_hover_at  # noqa: E402
 
 
 def _hover(text: str, kind: str, offset: int):
@@ -125,7 +125,7 @@ def test_hover_on_a_name_says_what_and_where():
 
 # Completion (issue 15 point 5)
 
-from grooph_core.ide.neighbour_completion import neighbour_complete_at  # noqa: E402
+from grooph_core.ide.neighbours.completion import neighbour_complete_at  # noqa: E402
 from grooph_core.model.board import LANES  # noqa: E402
 
 

@@ -1,10 +1,10 @@
 """Names of the neighbouring formats (workflow.md §4, board.md §4): definition, references, rename that
 edits only the names and keeps every other byte, refusals of taken, empty and invalid names."""
 
-from grooph_core.ide.neighbour_analysis import analyze_neighbour
+from grooph_core.ide.neighbours.analysis import analyze_neighbour
 from grooph_core.ide.refused import Refused
 from grooph_core.ide.text_edits import apply_edits
-from grooph_core.ide import neighbour_names as nn
+from grooph_core.ide.neighbours import names as nn
 from grooph_core.source.kinds import neighbour_from_name
 from tests.conftest import FIXTURES
 

@@ -9,7 +9,7 @@ import json
 from hypothesis import HealthCheck, given, settings, strategies as st
 from ruamel.yaml import YAML
 
-from grooph_core.ide.neighbour_analysis import analyze_neighbour, check_file, read_text
+from grooph_core.ide.neighbours.analysis import analyze_neighbour, check_file, read_text
 from grooph_core.source.kinds import NEIGHBOURS
 from tests.conftest import FIXTURES
 

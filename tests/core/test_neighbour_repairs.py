@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from grooph_core.source.kinds import NEIGHBOURS
-from grooph_core.ide.neighbour_repairs import (Refused, add_status_edit, candidates, checked, neighbour_fixes,
+from grooph_core.ide.neighbours.repairs import (Refused, add_status_edit, candidates, checked, neighbour_fixes,
                                            suggestion_of)
-from grooph_core.ide.neighbour_analysis import analyze_neighbour
+from grooph_core.ide.neighbours.analysis import analyze_neighbour
 from grooph_core.ide.text_edits import apply_edits
 from grooph_core.issues import Named
 from tests.conftest import FIXTURES

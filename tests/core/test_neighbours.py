@@ -10,7 +10,7 @@ import pytest
 from jsonschema import Draft202012Validator
 from pydantic import ValidationError
 
-from grooph_core.ide.neighbour_analysis import analyze_neighbour, read_text, rules_of
+from grooph_core.ide.neighbours.analysis import analyze_neighbour, read_text, rules_of
 from grooph_core.model.board import LANES, Board
 from grooph_core.model.compiled import root_type
 from grooph_core.model.episodes import SCHEMA_FILE, optional_strings, episode_schema, standings

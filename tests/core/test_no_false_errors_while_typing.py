@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from grooph_core.ide.analysis import ITEM_LISTS, analyze
+from grooph_core.ide.grooph.analysis import ITEM_LISTS, analyze
 
 FIXTURES = Path(__file__).parents[2] / "fixtures"
 DOCS = sorted((FIXTURES / "valid").glob("*.grooph.json")) + sorted((FIXTURES / "maps" / "valid").glob("*.grooph-map.json"))

@@ -28,9 +28,9 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from grooph_core.ide.actions import fix_all, operations_edits, quick_fixes
-from grooph_core.ide.analysis import analyze
-from grooph_core.ide.formatting import format_edits
+from grooph_core.ide.grooph.actions import fix_all, operations_edits, quick_fixes
+from grooph_core.ide.grooph.analysis import analyze
+from grooph_core.ide.grooph.formatting import format_edits
 from grooph_core.ide.refused import Refused
 from grooph_core.ide.text_edits import apply_edits
 from grooph_core.ops import apply

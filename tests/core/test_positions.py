@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from grooph_core.ide.analysis import analyze
+from grooph_core.ide.grooph.analysis import analyze
 from grooph_core.source.kinds import kind_from_name
 from grooph_core.source.line_index import LineIndex
 from tests.conftest import FIXTURES, fixture_files, sidecar

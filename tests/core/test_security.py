@@ -24,9 +24,9 @@ from pathlib import Path
 
 import pytest
 
-from grooph_core.ide.actions import fix_all, operations_edits, preview_svg, quick_fixes
-from grooph_core.ide.analysis import analyze
-from grooph_core.ide.formatting import format_edits
+from grooph_core.ide.grooph.actions import fix_all, operations_edits, preview_svg, quick_fixes
+from grooph_core.ide.grooph.analysis import analyze
+from grooph_core.ide.grooph.formatting import format_edits
 from grooph_core.picture import render_svg
 from grooph_core.rules.map.graph_pointers import file_graph_resolver
 from grooph_core.rules.validate import validate_value

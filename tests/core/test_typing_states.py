@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from grooph_core.ide.analysis import analyze
-from grooph_core.ide.neighbour_analysis import analyze_neighbour
+from grooph_core.ide.grooph.analysis import analyze
+from grooph_core.ide.neighbours.analysis import analyze_neighbour
 from grooph_core.source.kinds import NEIGHBOURS
 
 FIXTURES = Path(__file__).parents[2] / "fixtures"

@@ -25,10 +25,10 @@ import pytest_lsp
 from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from grooph_core.ide import actions as core
-from grooph_core.ide.analysis import analyze
-from grooph_core.ide.neighbour_analysis import analyze_neighbour
-from grooph_core.ide.neighbour_repairs import neighbour_fixes
+from grooph_core.ide.grooph import actions as core
+from grooph_core.ide.grooph.analysis import analyze
+from grooph_core.ide.neighbours.analysis import analyze_neighbour
+from grooph_core.ide.neighbours.repairs import neighbour_fixes
 from grooph_core.ide.text_edits import TextEdit, apply_edits
 from grooph_core.rules.map import file_graph_resolver
 from grooph_core.source.kinds import neighbour_from_name
@@ -142,7 +142,7 @@ def test_every_listed_action_resolves_to_an_edit_that_applies(tmp_path):
                                                and n.message["params"]["uri"] == uri), None), 60, f"diagnostics of {case}")
         for diag in published.message["params"]["diagnostics"]:
             issue = a.issues[diag["data"]["index"]]
-            if neighbour is not None:  # listed with their edits, checked before (ide/neighbour_repairs.py)
+            if neighbour is not None:  # listed with their edits, checked before (ide/neighbours/repairs.py)
                 fixes = {f.title: f for f in neighbour_fixes(a, [issue])}
                 actions = _raw_menu(s, uri, diag, list(fixes))
                 assert sum(1 for x in actions if x.get("isPreferred")) <= 1, (case, [x["title"] for x in actions])

@@ -544,9 +544,9 @@ class FuzzSession:
     def judge_fix(self, doc: ClientDoc, title: str, edits: list) -> None:
         """Issue 21, offered => applies: the quick fix removes the issue it was listed for and raises no
         new error, judged by analysing the text before and after it in this process."""
-        from grooph_core.ide import actions as core
-        from grooph_core.ide.neighbour_analysis import NeighbourAnalysis
-        from grooph_core.ide.neighbour_repairs import neighbour_fixes
+        from grooph_core.ide.grooph import actions as core
+        from grooph_core.ide.neighbours.analysis import NeighbourAnalysis
+        from grooph_core.ide.neighbours.repairs import neighbour_fixes
         from grooph_core.ide.text_edits import TextEdit, apply_edits
         from grooph_lsp.documents import analyse_text
         from tests.core.ops.helpers import applies_cleanly

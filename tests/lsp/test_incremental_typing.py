@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 
 from bench.workflow_docs import workflow_text
-from grooph_core.ide.neighbour_analysis import analyze_neighbour
+from grooph_core.ide.neighbours.analysis import analyze_neighbour
 from grooph_core.source.kinds import neighbour_from_name
 from tests.lsp.test_responsive import _open, _published, _type, start_server  # noqa: F401 (the fixture)
 

@@ -115,7 +115,7 @@ async def test_graph_features_leave_the_neighbouring_formats_alone(client, tmp_p
     ident = lsp.TextDocumentIdentifier(uri=uri)
     edits = await client.text_document_formatting_async(lsp.DocumentFormattingParams(
         text_document=ident, options=lsp.FormattingOptions(tab_size=2, insert_spaces=True)))
-    from grooph_core.ide.neighbour_format import record_text
+    from grooph_core.ide.neighbours.format import record_text
     from tests.lsp.test_neighbour_features import _apply
 
     assert _apply(BOARD, edits) == record_text(json.loads(BOARD), "board", BOARD) != BOARD

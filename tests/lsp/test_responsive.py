@@ -23,8 +23,8 @@ from pathlib import Path
 import pytest
 
 from bench.generate import graph_document
-from grooph_core.ide import actions as core
-from grooph_core.ide.analysis import analyze
+from grooph_core.ide.grooph import actions as core
+from grooph_core.ide.grooph.analysis import analyze
 from grooph_core.source.line_index import LineIndex
 from tests.lsp.docs import CLEAN, DANGLING, END, W, graph
 from tests.lsp.stdio_client import StdioServer, editor_capabilities

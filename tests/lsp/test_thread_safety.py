@@ -15,12 +15,12 @@ import random
 import sys
 import threading
 
-from grooph_core.ide import actions as core
-from grooph_core.ide.analysis import analyze
-from grooph_core.ide.completion import complete_at
-from grooph_core.ide.formatting import format_edits
-from grooph_core.ide.hover import hover_at
-from grooph_core.ide.navigation import document_symbols
+from grooph_core.ide.grooph import actions as core
+from grooph_core.ide.grooph.analysis import analyze
+from grooph_core.ide.grooph.completion import complete_at
+from grooph_core.ide.grooph.formatting import format_edits
+from grooph_core.ide.grooph.hover import hover_at
+from grooph_core.ide.grooph.navigation import document_symbols
 from tests.lsp.docs import END, HEAD
 
 THREADS = 8

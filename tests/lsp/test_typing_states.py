@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from lsprotocol import types as lsp
 
-from grooph_core.ide.analysis import analyze
+from grooph_core.ide.grooph.analysis import analyze
 from tests.core.test_typing_states import (FIRST_EDGE_FAULT, GRAPH, GRAPH_STATES, MAP, WORKFLOW, WORKFLOW_CUTS,
                                           WORKFLOW_TEXT, YAML_SLIPS, _node_close)
 from tests.lsp.conftest import change_text, diagnostics_for, open_text, wait_for

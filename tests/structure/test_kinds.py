@@ -1,9 +1,9 @@
 """No code asks which kind it holds (issue 22 item 2; DESIGN.md "Kinds"), read from the source.
 
-Outside the one registration list (`grooph_core/ide/kinds/__init__.py`), nothing compares a kind with a
+Outside the one registration list (`grooph_core/ide/kinds.py`), nothing compares a kind with a
 kind's name: no `kind == "map"`, `analysis.kind != "graph"`, `kind in ("workflow", "board")`, `"map" in
 kinds`, `kind_from_value(v) == "map"`, `wf.name == "workflow"`. What differs by kind is a property or a
-method of the kind (`grooph_core/ide/kinds/`), or an entry of a table keyed by the kind. A comparison
+method of the kind (`grooph_core/ide/<family>/face.py`), or an entry of a table keyed by the kind. A comparison
 with a word that is a field's value or name (`scope == "graph"`, `key == "episodes"`, an id's target
 `occ.target`) is not about a document's kind and is not reported: the operand compared must name a kind
 (an identifier with "kind" in it) or be a `.name`/`.title`.
@@ -20,7 +20,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 SCANNED = (ROOT / "grooph_core", ROOT / "grooph_lsp")
-REGISTRATION = ROOT / "grooph_core" / "ide" / "kinds" / "__init__.py"
+REGISTRATION = ROOT / "grooph_core" / "ide" / "kinds.py"
 # The shell's request handlers (server.FEATURES, server.COMMANDS) that answer one document.
 HANDLERS = ("features.py", "actions.py")
 
@@ -77,7 +77,7 @@ def _sources() -> list[Path]:
 
 def test_nothing_outside_the_registration_compares_a_kind_with_a_kind_name() -> None:
     found = kind_comparisons(_sources(), _kind_names())
-    assert found == [], "ask the kind (grooph_core/ide/kinds) instead:\n" + "\n".join(found)
+    assert found == [], "ask the kind (grooph_core/ide/kinds.py) instead:\n" + "\n".join(found)
 
 
 def test_the_scan_finds_each_form_of_the_question_and_not_field_values(tmp_path: Path) -> None:
@@ -110,11 +110,12 @@ def _handler_imports(path: Path) -> set[str]:
     return out
 
 
-# The core's modules that answer a request for some kinds only (ide/kinds delegates to them).
-PER_KIND = re.compile(r"grooph_core\.ide\.(neighbour_\w+|hover|completion|refactor|formatting|navigation\.(document_symbols|folding_lines))\b"
-                      r"|grooph_core\.ide\.actions$"
-                      r"|grooph_core\.ide\.actions\.(quick_fixes|fix_offers|fix_all|resolve_offer|preview_svg|operations_edits)\b"
-                      r"|grooph_core\.ide\.(analysis\.Analysis|neighbour_analysis)\b")
+# The core's modules that answer a request for some kinds only (the faces, ide/<family>/face.py, delegate to them).
+PER_KIND = re.compile(r"grooph_core\.ide\.neighbours\.\w+"
+                      r"|grooph_core\.ide\.grooph\.(hover|completion|refactor|formatting|navigation\.(document_symbols|folding_lines))\b"
+                      r"|grooph_core\.ide\.grooph\.actions$"
+                      r"|grooph_core\.ide\.grooph\.actions\.(quick_fixes|fix_offers|fix_all|resolve_offer|preview_svg|operations_edits)\b"
+                      r"|grooph_core\.ide\.grooph\.analysis\.Analysis\b")
 
 
 def test_the_request_handlers_ask_the_kind_and_never_which_kind() -> None:

@@ -117,7 +117,7 @@ def test_no_module_reaches_into_another_modules_private_names() -> None:
 
 def test_the_scan_sees_a_private_name_crossed(tmp_path: Path) -> None:
     p = tmp_path / "m.py"
-    p.write_text("from grooph_core.ide.hover import _field_hover\n\ndef f(doc):\n    return doc._lines\n")
+    p.write_text("from grooph_core.ide.grooph.hover import _field_hover\n\ndef f(doc):\n    return doc._lines\n")
     assert len(private_crossings([p])) == 2
 
 

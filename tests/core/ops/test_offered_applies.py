@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from grooph_core.ide import actions as core
-from grooph_core.ide.analysis import analyze
-from grooph_core.ide.neighbour_analysis import analyze_neighbour
-from grooph_core.ide.neighbour_repairs import neighbour_fixes
+from grooph_core.ide.grooph import actions as core
+from grooph_core.ide.grooph.analysis import analyze
+from grooph_core.ide.neighbours.analysis import analyze_neighbour
+from grooph_core.ide.neighbours.repairs import neighbour_fixes
 from grooph_core.ide.refused import Refused
 from grooph_core.ide.text_edits import apply_edits
 from grooph_core.rules.map import file_graph_resolver

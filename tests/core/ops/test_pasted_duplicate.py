@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from grooph_core.ide.actions import quick_fixes
-from grooph_core.ide.analysis import analyze
+from grooph_core.ide.grooph.actions import quick_fixes
+from grooph_core.ide.grooph.analysis import analyze
 from grooph_core.ide.text_edits import apply_edits
 from grooph_core.ops.ids import id_set, unique
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from grooph_core.ide import actions as core
-from grooph_core.ide.analysis import analyze
+from grooph_core.ide.grooph import actions as core
+from grooph_core.ide.grooph.analysis import analyze
 from grooph_core.rules.map import file_graph_resolver
 from tests.conftest import FIXTURES, sidecar
 from tests.core.ops.preferred import CASES, case_text

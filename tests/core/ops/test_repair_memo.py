@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from grooph_core.ide import actions as core
-from grooph_core.ide.analysis import analyze
+from grooph_core.ide.grooph import actions as core
+from grooph_core.ide.grooph.analysis import analyze
 from grooph_core.ops.memo import LazyIndex, RepairMemo
 from grooph_core.ops.repairs import candidates_for
 

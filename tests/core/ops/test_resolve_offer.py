@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from grooph_core.ide import actions as core
-from grooph_core.ide.analysis import analyze
+from grooph_core.ide.grooph import actions as core
+from grooph_core.ide.grooph.analysis import analyze
 from grooph_core.ide.refused import Refused
 from grooph_core.ops.repairs import repairs_for, result_of
 from grooph_core.rules.validate import validate_value

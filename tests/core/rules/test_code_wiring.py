@@ -166,8 +166,8 @@ def test_an_issue_has_no_untyped_data():
 @pytest.mark.parametrize("kind, path", NEIGHBOUR_FIXTURES, ids=lambda x: x if isinstance(x, str) else x.name)
 def test_each_neighbour_fixture_issue_carries_the_facts_of_its_code(kind, path):
     """A code that states facts states them on every issue of it, of one of its own classes; the neighbour
-    pipeline and repairs (ide/neighbour_analysis.py, ide/neighbour_repairs.py) read only these."""
-    from grooph_core.ide.neighbour_analysis import analyze_neighbour
+    pipeline and repairs (ide/neighbours/analysis.py, ide/neighbours/repairs.py) read only these."""
+    from grooph_core.ide.neighbours.analysis import analyze_neighbour
     from grooph_core.source.kinds import NEIGHBOURS
 
     classes = _facts_classes()

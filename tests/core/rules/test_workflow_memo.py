@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bench.workflow_docs import workflow_text
-from grooph_core.ide.neighbour_analysis import read_text, rules_of
+from grooph_core.ide.neighbours.analysis import read_text, rules_of
 from grooph_core.rules.workflow import check, memo, warnings
 from grooph_core.source.kinds import neighbour_from_name
 

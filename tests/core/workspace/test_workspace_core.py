@@ -127,7 +127,7 @@ def test_neighbours_are_found_by_name_and_ignored_as_graphs_are(tmp_path):
 
 
 def test_neighbours_are_checked_as_the_editor_checks_them(tmp_path):
-    from grooph_core.ide.neighbour_analysis import analyze_neighbour
+    from grooph_core.ide.neighbours.analysis import analyze_neighbour
     from grooph_core.source.kinds import NEIGHBOUR_KINDS
 
     text = open(TWICE, encoding="utf-8").read()
