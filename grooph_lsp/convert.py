@@ -315,8 +315,19 @@ def rename_placeholder(span: tuple[int, int], text: str, lines: LineIndex, encod
 
 # --- edits -----------------------------------------------------------------------------------------
 def to_lsp_edits(lines: LineIndex, edits: "list[TextEdit] | tuple[TextEdit, ...]", encoding: str) -> list[lsp.TextEdit]:
-    """Core edits (`TextEdit`: offsets and text) placed with the line index of the version they were made for."""
-    return [lsp.TextEdit(range=to_lsp_range(lines, (e.start, e.end), encoding), new_text=e.text) for e in edits]
+    """Core edits (`TextEdit`: offsets and text) placed with the line index of the version they were made for.
+
+    An edit that gives a text without a final line break its last one (formatting a file written
+    without it) ends at the start of the line after the text, not at the end of its last line: the
+    same text in LSP, and the way Neovim knows the line break is the file's final one (its
+    'endofline'), not an empty line more (the file would be saved ending `}\n\n`)."""
+    out = [lsp.TextEdit(range=to_lsp_range(lines, (e.start, e.end), encoding), new_text=e.text) for e in edits]
+    text = lines.text
+    if text and text[-1] not in "\r\n":
+        for e, edit in zip(edits, out):
+            if e.end == len(text) and e.text.endswith(("\n", "\r")):
+                edit.range.end = lsp.Position(line=edit.range.end.line + 1, character=0)
+    return out
 
 
 def text_edit(span: tuple[int, int], text: str, lines: LineIndex, encoding: str) -> lsp.TextEdit:
