@@ -258,7 +258,7 @@ end
 ---------------------------------------------------------------------------------------------------
 -- Completion with <C-x><C-o>
 
--- Neovim's vim.lsp.omnifunc (0.7-0.10) puts an item's text at the cursor: it ignores the range the
+-- Neovim's vim.lsp.omnifunc (every version) puts an item's text at the cursor: it ignores the range the
 -- server replaces (between the quotes of `"to": ""` that gave `""plan""`) and the comma the item adds
 -- elsewhere (additionalTextEdits). This 'omnifunc' lets Neovim show the menu, then applies the
 -- accepted item as the server wrote it.
