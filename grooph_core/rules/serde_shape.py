@@ -196,7 +196,7 @@ class _Walk:
             self.enum(t, v, p, name)
         elif isinstance(t, ArrayType):
             if type(v) is not list:
-                if self.empty(p, v):
+                if self.empty(p, v, flat):
                     return []
                 self.add(p, f"{name}: expected a list, got {self.found(p, v)}", problem=_type_or_null(v),
                          expected="array")
@@ -204,7 +204,7 @@ class _Walk:
             return _same_or(v, [self.check(t.item, x, f"{p}/{i}", name, depth + 1, flat) for i, x in enumerate(v)])
         elif isinstance(t, RecordType):
             if type(v) is not dict:
-                if self.empty(p, v):
+                if self.empty(p, v, flat):
                     return {}
                 self.add(p, f"{name}: expected a mapping ({t.expected}), got {self.found(p, v)}", problem=_type_or_null(v),
                          expected="object")
@@ -245,9 +245,12 @@ class _Walk:
             self.out.append(make(self.code, i.message + " (in an earlier copy of this key, which the engine also "
                                  "reads)", i.at, i.pointers, on_key=i.on_key, facts=i.facts))
 
-    def empty(self, p: str, v: Any) -> bool:
+    def empty(self, p: str, v: Any, flat: bool = False) -> bool:
         """An empty YAML value (`key:` with nothing after it) where a list, a map or a struct is read: serde_yaml
-        reads it as an empty one (workflow.md §2 "An empty value")."""
+        reads it as an empty one (workflow.md §2 "An empty value"); not in a flattened `after` item, whose
+        buffered value is a unit serde refuses there ("invalid type: unit value, expected a sequence")."""
+        if flat:
+            return False
         s = self.scalar(p, v)
         return s is not None and s.plain and s.text == "" and s.tag == YAML_TAG + "null"
 
@@ -335,7 +338,7 @@ class _Walk:
         if type(v) is list and not self.yaml and p:
             return self.fields_in_order(t, v, p, name, depth)
         if type(v) is not dict:
-            if self.empty(p, v):
+            if self.empty(p, v, flat):
                 v = {}
             else:
                 self.add(p, f"{name}: expected a mapping ({t.title}), got {self.found(p, v)}", problem=_type_or_null(v),

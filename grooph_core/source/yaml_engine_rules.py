@@ -1,0 +1,120 @@
+"""ruamel.yaml's scanner and parser, made to read as the engine's libyaml (serde_yaml 0.9's unsafe-libyaml)
+reads where the two differ (spec/workflow.md §0 "The engine's reader decides"; issue 30):
+
+- a tab is white space between tokens in a flow collection and wherever a simple key cannot start (after
+  a key's `:`, after a scalar, a tag or an anchor), and inside a plain scalar (`re<TAB>ady` is one
+  scalar, the tab kept); only where it would be indentation is it refused (at the start of a line, after
+  `-` or `?`, or on a plain scalar's next line left of its indentation: "found a tab character that
+  violates indentation");
+- a byte-order mark at the start of a later line is skipped before a token but takes a column
+  (`<BOM>initial:` is one column in: the block mapping refuses it, "did not find expected key"); one at the
+  very start stays as ruamel reads it (`ide.neighbour_analysis` refuses that file as the engine does);
+- a mapping entry with no key (`: {}` in a block mapping, `{: x}`) is refused, as libyaml refuses it
+  ("did not find expected key" / "did not find expected node content"); ruamel reads an empty key in YAML
+  1.2. An explicit `?` with nothing after it is an empty key for both.
+
+`yaml_reader` composes with these (`install`); the libyaml fast path leaves every text with a tab or a
+mark to them."""
+
+from __future__ import annotations
+
+from ruamel.yaml.parser import Parser, ParserError
+from ruamel.yaml.scanner import Scanner, ScannerError
+from ruamel.yaml.tokens import FlowEntryToken, ValueToken
+
+_THE_END = "\0\r\n\x85\u2028\u2029"
+_BREAKS = "\r\n\x85\u2028\u2029"
+
+
+class EngineScanner(Scanner):
+    """ruamel's scanner with libyaml's tabs and later byte-order marks (see the module docstring)."""
+
+    def scan_to_next_token(self) -> None:
+        """Spaces, line breaks and comments up to the next token, as libyaml's `scan_to_next_token`: a tab
+        is skipped in a flow collection or where no simple key may start; a mark at a line's start is
+        skipped and counts as a column (ruamel's reader counts none)."""
+        reader = self.reader
+        srp, srf = reader.peek, reader.forward
+        if reader.index == 0 and srp() == "\ufeff":
+            srf()
+        while True:
+            if reader.index > 0 and reader.column == 0 and srp() == "\ufeff":
+                srf()
+                reader.column += 1
+            while srp() == " " or (srp() == "\t" and (self.flow_level or not self.allow_simple_key)):
+                srf()
+            if srp() == "#":
+                while srp() not in _THE_END:
+                    srf()
+            if self.scan_line_break():
+                if not self.flow_level:
+                    self.allow_simple_key = True
+            else:
+                return
+
+    def scan_plain_spaces(self, indent: int, start_mark) -> list[str] | None:
+        """The white space after a plain scalar's chunk (`None` at a document marker), as libyaml's
+        `scan_plain_scalar` reads it: spaces and tabs within the line (kept when the scalar goes on), and
+        after a line break the next lines' spaces and tabs, a tab left of `indent` refused."""
+        reader = self.reader
+        srp, srf = reader.peek, reader.forward
+        length = 0
+        while srp(length) in " \t":
+            length += 1
+        whitespaces = reader.prefix(length)
+        srf(length)
+        if srp() not in _BREAKS:
+            return [whitespaces] if whitespaces else []
+        line_break = self.scan_line_break()
+        self.allow_simple_key = True
+        if _at_document_marker(reader):
+            return None
+        breaks: list[str] = []
+        while srp() in " \t" or srp() in _BREAKS:
+            if srp() in _BREAKS:
+                breaks.append(self.scan_line_break())
+                if _at_document_marker(reader):
+                    return None
+            elif srp() == "\t" and reader.column < indent:
+                raise ScannerError("while scanning a plain scalar", start_mark,
+                                   "found a tab character that violates indentation", reader.get_mark())
+            else:
+                srf()
+        chunks: list[str] = []
+        if line_break != "\n":
+            chunks.append(line_break)
+        elif not breaks:
+            chunks.append(" ")
+        chunks.extend(breaks)
+        return chunks
+
+
+def _at_document_marker(reader) -> bool:
+    prefix = reader.prefix(3)
+    return (prefix == "---" or prefix == "...") and reader.peek(3) in _THE_END + " \t"
+
+
+class EngineParser(Parser):
+    """ruamel's parser refusing a mapping entry without a key, as libyaml does (the module docstring)."""
+
+    def parse_block_mapping_key(self):
+        if self.scanner.check_token(ValueToken):
+            raise ParserError("while parsing a block mapping", self.marks[-1], "did not find expected key",
+                              self.scanner.peek_token().start_mark)
+        return super().parse_block_mapping_key()
+
+    def parse_flow_mapping_key(self, first: bool = False):
+        scanner = self.scanner
+        if not first and scanner.check_token(FlowEntryToken):  # the `,`: then as before the first key
+            scanner.get_token()
+            first = True
+        if first and scanner.check_token(ValueToken):
+            mark = scanner.peek_token().start_mark
+            raise ParserError("while parsing a flow node", mark, "did not find expected node content", mark)
+        return super().parse_flow_mapping_key(first)
+
+
+def install(yaml) -> None:
+    """Make a `ruamel.yaml.YAML(pure=True)` read with these rules."""
+    yaml.Scanner = EngineScanner
+    yaml.Parser = EngineParser
