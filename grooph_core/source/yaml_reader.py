@@ -544,8 +544,9 @@ def _entry(text: str, line: Span) -> Span:
     """The entry of a block collection that a refused line starts, so that a slip is confined to it
     (issue 21): the line alone, or, when it opens a block (`review:`, `- `, `key: |`), the line with the
     lines below it deeper than the level it stands at, the deepest indentation of the lines above it
-    that is shallower than its first line below (a key dedented by a column or indented with a tab still
-    takes its own block, and no more). The slip's siblings are read as written."""
+    that is shallower than its first line below, or when a line below is shallower still (the slip is its
+    collection's first entry), that one's (a key dedented by a column or indented with a tab still takes
+    its own block, and no more). The slip's siblings are read as written."""
     start, end = line
     if not _OPENS_BLOCK.match(text[start:end].strip(" \t")):
         return line
@@ -567,6 +568,14 @@ def _entry(text: str, line: Span) -> Span:
         if d < child:
             level = d
             break
+    # the line above may be the collection's own key (the slip is its first entry): then the slip's
+    # siblings stand below it, shallower than its first line below (a tab on the first status)
+    siblings, nxt = child, below
+    while nxt is not None and (d := _indent(text, nxt[0])) > level:
+        siblings = min(siblings, d)
+        nxt = _next_content_line(text, nxt[1])
+    if siblings < child:
+        level = siblings
     last, nxt = end, below
     while nxt is not None and _indent(text, nxt[0]) > level:
         last = nxt[1]
