@@ -20,14 +20,14 @@ reads where the two differ (spec/workflow.md §0 "The engine's reader decides"; 
   ("did not find expected key" / "did not find expected node content"); ruamel reads an empty key in YAML
   1.2. An explicit `?` with nothing after it is an empty key for both.
 
-`yaml_reader` composes with these (`install`); the libyaml fast path leaves every text with a tab or a
-mark to them."""
+`yaml_reader` composes with these (`install`): the libyaml fast path leaves every text with a tab or a
+mark to them, and where it answers, it gives what they give (tests/core/test_yaml_libyaml.py)."""
 
 from __future__ import annotations
 
+from ruamel.yaml.error import StringMark
 from ruamel.yaml.parser import Parser, ParserError
 from ruamel.yaml.scanner import Scanner, ScannerError
-from ruamel.yaml.error import StringMark
 from ruamel.yaml.tokens import FlowEntryToken, TagToken, ValueToken
 
 _THE_END = "\0\r\n\x85\u2028\u2029"
@@ -41,7 +41,8 @@ _NO_FLOW_VALUE = frozenset(",?[]{}")  # what may not follow a plain scalar's `:`
 
 
 class EngineScanner(Scanner):
-    """ruamel's scanner with libyaml's tabs and later byte-order marks (see the module docstring)."""
+    """ruamel's scanner with libyaml's tabs, later byte-order marks, tags, anchors and `:` in a flow
+    collection (see the module docstring)."""
 
     def scan_to_next_token(self) -> None:
         """Spaces, line breaks and comments up to the next token, as libyaml's `scan_to_next_token`: a tab
@@ -116,7 +117,7 @@ class EngineScanner(Scanner):
             start, end = token.start_mark.pointer, token.end_mark.pointer
             at = buffer.find(":", start, end)
             while at >= 0:
-                if buffer[at + 1:at + 2] in _NO_FLOW_VALUE and at + 1 < len(buffer):
+                if buffer[at + 1:at + 2] in _NO_FLOW_VALUE:
                     mark = token.start_mark
                     problem = StringMark(mark.name, mark.index + at - start, mark.line, mark.column + at - start,
                                          buffer, at)

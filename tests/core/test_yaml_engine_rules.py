@@ -83,3 +83,19 @@ def test_a_tab_typed_before_a_status_key_leaves_out_that_status_alone_while_typi
     parsed = parse_yaml(text, recover=True)
     assert parsed.value == {"statuses": {"one": {"x": 1, "y": 2}, "three": {"x": 4}}}
     assert [p.code for p in parsed.problems] == ["E_SYNTAX"]
+
+
+@pytest.mark.parametrize("text, value", [
+    ("a: {tick: !!str, b: x}\n", {"a": {"tick": "", "b": "x"}}),  # a tag right before a flow collection's `,`
+    ("a: !!str\tx\n", {"a": "x"}),  # before a tab
+    ("a:\n  &working: {}\n  b: x\n", {"a": {"": {}, "b": "x"}}),  # an anchor's name ends before its `:`
+    ('a: ["b":x]\n', {"a": [{"b": "x"}]}),  # a `:` in a flow collection is a value indicator
+    ("a: {x:y}\n", {"a": {"x:y": None}}),  # inside a plain scalar, before a letter, it is the scalar's
+])
+def test_tags_anchors_and_a_flow_collections_colon_read_as_libyaml_reads_them(text, value):
+    assert _read(text) == (value, [])
+
+
+@pytest.mark.parametrize("text", ["a: {target:, x}\n", "a: {target:? x}\n", "a: [b:]]\n", "a: {x:[y]}\n"])
+def test_a_plain_scalars_colon_before_a_flow_indicator_is_refused(text):
+    assert _read(text)[1] == [("E_SYNTAX", "found unexpected ':' (while scanning a plain scalar)")]
