@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 FIXTURE_WORKFLOWS = sorted((ROOT / "fixtures" / "workflow").rglob("*.workflow.yaml"))
 SPEC_EXAMPLE = (ROOT / "fixtures" / "workflow" / "valid" / "spec-example.workflow.yaml").read_text(encoding="utf-8")
 SEED = 30_000
-COUNT = 1000 * (10 if LONG else 1)
+COUNT = 1500 * (10 if LONG else 1)
 
 # The issue's cases (issue 30 items 2-5), each on the spec's example workflow.
 _DELAYED = ("  blocked: {stored_as: blocked}\n",
