@@ -5,7 +5,7 @@ ruamel.yaml's (`id`, `tag`, `value`, `style`, `flow_style`, `start_mark.index`, 
 the YAML 1.2 core schema for untagged plain scalars, or `None` when this path does not answer: an empty
 value other than `key:` in a block mapping, `key: ` in a flow one and `- ` in a block sequence (whose
 marks are put where ruamel puts them), an undefined alias, nesting past `max_depth`, directives, a BOM,
-a tab, the line breaks U+0085, U+2028, U+2029. A parser complaint gives a `Refused`: the whole lines
+the line breaks U+0085, U+2028, U+2029. A parser complaint gives a `Refused`: the whole lines
 before the complaint that ruamel may skip to find it (see `Refused`), or `None` when anchors were read.
 `yaml_reader` then asks ruamel.yaml (made to read as the engine's libyaml by `yaml_engine_rules`,
 spec/workflow.md §0), so every message and mark is ruamel's; where libyaml answers it gives the same
@@ -88,7 +88,7 @@ def compose(text: str, max_depth: int, resolve_plain):
     """(root node or None when the text is empty, offset of a second document or None), a `Refused`, or
     `None` when libyaml does not answer (see the module docstring). `resolve_plain(value)` names the
     core-schema tag of an untagged plain scalar."""
-    if (CBaseLoader is None or "\ufeff" in text or "\t" in text or _DIRECTIVE.search(text)
+    if (CBaseLoader is None or "\ufeff" in text or _DIRECTIVE.search(text)
             or any(c in text for c in _ODD_BREAKS)):
         return None
     try:
@@ -194,8 +194,8 @@ def _compose(text: str, max_depth: int, resolve_plain):
         loader.dispose()
 
 
-# What lies between a block mapping's `:` and the next token: spaces, line breaks, comments.
-_GAP = re.compile(r"(?:[ \r\n]+|#[^\r\n]*)*")
+# What lies between a block mapping's `:` and the next token: spaces and tabs, line breaks, comments.
+_GAP = re.compile(r"(?:[ \t\r\n]+|#[^\r\n]*)*")
 
 
 def _empty_at(text: str, stack: list, keys: list, event) -> int | None:
@@ -229,7 +229,7 @@ def _empty_at(text: str, stack: list, keys: list, event) -> int | None:
                 return j + 1
         return j
     q = at - 1
-    while q >= 0 and text[q] == " ":
+    while q >= 0 and text[q] in " \t":
         q -= 1
     return q + 1 if q >= 0 and text[q] == ":" else None
 

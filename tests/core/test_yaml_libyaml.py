@@ -72,6 +72,9 @@ CASES = [
     "a: [1, 2\n", "a: {b: 1\n", "a: 'x\n", "a: |\n  x\n\n  y\n\n\nb: >-\n  z\n", "%YAML 1.2\n---\na: 1\n",
     "\ufeffa: 1\n", "a: é🚀\r\nb: ~\r\n", "on: yes\noff: no\n1: 0x1F\n.inf: -.inf\nn: .NaN\n", "", "  \n", "# c\n",
     "a: \x07\n", "[1, 2]", "x", "a:\n  - b: 1\n    c: 2\n  - [3]\n", "a: \ud800\n", "<<: *a\n", "a: &a {b: *a}\n",
+    # tabs inside lines (read as the engine reads them, issue 30) and as indentation (refused)
+    "a:\t\n  b: 1\nc: {d:\t}\n", "a: [x,\ty]\nb: c\td\t# e\n", "a:\n  b: one\n   \ttwo\n", "a:\n  b: one\n\ttwo\n",
+    "a:\t\n\tb: 1\n", "- a\n-\tb\n", "a\t: b\n",
 ]
 
 
