@@ -11,13 +11,21 @@ from dataclasses import dataclass
 
 from grooph_core.ide.flow import FlowCall, FlowItem, Highlight, grouped
 from grooph_core.ide.neighbours.names import NameSite, name_span, sites
-from grooph_core.rules.workflow.semantics import Transition, as_text, read_workflow
+from grooph_core.rules.workflow.semantics import Transition, as_text, read_workflow, transition_lists
 from grooph_core.source.text import pointer_join, pointer_split
 
 ENTRY = "entry"
 # The kinds of workflow name that are items of the flow: a card's status, a run's state.
 FLOW_NAMES = ("status", "run state")
 _BASES = {"status": "/statuses", "run state": "/run/states"}
+
+
+def _sites(analysis) -> list[NameSite]:
+    """The name places of this version, read once (kept in the analysis's memo)."""
+    found = analysis.memo.get("name sites")
+    if found is None:
+        found = analysis.memo["name sites"] = sites(analysis)
+    return found
 
 
 def _site_at(analysis, offset: int, every: list[NameSite]) -> NameSite | None:
@@ -29,7 +37,7 @@ def _site_at(analysis, offset: int, every: list[NameSite]) -> NameSite | None:
 
 def highlights_at(analysis, offset: int) -> list[Highlight]:
     """The name under the cursor where it is defined (write) and every place naming it (read)."""
-    every = sites(analysis)
+    every = _sites(analysis)
     site = _site_at(analysis, offset, every)
     if site is None:
         return []
@@ -60,24 +68,16 @@ def _words(t: Transition, event: str) -> str:
     return " · ".join(w for w in (event, f"if {guard}" if isinstance(guard, str) and guard else "") if w)
 
 
-def _event(rest: list[str], t: Transition) -> str:
-    """What sets a status's transition off, from where it stands under the status (`on` event, `always`,
-    `after`)."""
-    if rest[:1] == ["on"] and len(rest) > 2:
-        return f"on {rest[1]}"
-    if rest[:1] == ["after"]:
-        after = t.value.get("after")
-        return f"after {after}" if after is not None else "after"
-    return rest[0] if rest else ""
+def _event_of(event: str, t: dict) -> str:
+    """What sets a status's transition off: its `on` event, `always`, or `after` and its delay."""
+    if event == "after" and t.get("after") is not None:
+        return f"after {t['after']}"
+    return event
 
 
 def _sources(t: Transition, segs: list[str]) -> tuple[list[tuple[str, str]], str]:
-    """Where a transition leads from, and its event: a status's own, a run state's, or the head's (a
-    `verbs`/`on` one naming `from` statuses leaves those; else its list is an entry)."""
-    if segs[0] == "statuses" and len(segs) > 2:
-        return [("status", segs[1])], _event(segs[2:], t)
-    if segs[:2] == ["run", "states"] and len(segs) > 3:
-        return [("run state", segs[2])], _event(segs[3:], t)
+    """Where a transition outside the statuses leads from, and its event: a `verbs`/`on` one naming `from`
+    statuses leaves those; any other's list is an entry."""
     entry = (ENTRY, t.pointer[: t.pointer.rfind("/")])
     if segs[0] in ("verbs", "on"):
         word = "verb" if segs[0] == "verbs" else "on"
@@ -101,34 +101,61 @@ def entry_name(pointer: str) -> str:
     return " ".join(segs)
 
 
-def _links(analysis) -> list[_Link]:
-    """Every transition with a target naming a status or a run state (templates left out), once per source."""
+def _links(analysis, *, source: tuple[str, str] | None = None, target: tuple[str, str] | None = None,
+           heads_only: bool = False) -> list[_Link]:
+    """The transitions with a target naming a status or a run state (templates left out), once per source;
+    only those from `source` or to `target` when given (the others are not built: a 1M workflow has
+    tens of thousands), only the head's and the run machine's (no status's own) with `heads_only`."""
     doc = read_workflow(analysis.value)
-    out = []
-    for t in doc.transitions():
-        target = t.target
-        if target is None or "{{" in target:
+    out: list[_Link] = []
+
+    def take(t: Transition, sources, event: str) -> None:
+        name = t.target
+        if name is None or "{{" in name:
+            return
+        to = ("status" if t.card else "run state", name)
+        if target is not None and to != target:
+            return
+        for frm in sources:
+            if source is None or frm == source:
+                out.append(_Link(frm, to, t.pointer + "/target", _words(t, event)))
+
+    for t in doc.head_transitions():
+        take(t, *_sources(t, pointer_split(t.pointer)))
+    for kind, mapping, base, card in (("status", doc.statuses, "/statuses", True),
+                                      ("run state", doc.run_states, "/run/states", False)):
+        if heads_only or mapping is None or (source is not None and source[0] != kind):
             continue
-        segs = pointer_split(t.pointer)
-        sources, event = _sources(t, segs)
-        for source in sources:
-            out.append(_Link(source, ("status" if t.card else "run state", target), t.pointer + "/target", _words(t, event)))
-    first = as_text(doc.run.get("initial")) if doc.run is not None else None
-    if first:  # the run machine's first state (workflow.md §2 RunMachine `initial`)
-        out.append(_Link((ENTRY, "/run/initial"), ("run state", first), "/run/initial", ""))
+        for name, status in (mapping.items() if source is None else ((source[1], mapping.get(source[1])),)):
+            if type(status) is not dict:
+                continue
+            here = pointer_join(base, name)
+            for where, ts in transition_lists(status):
+                event = f"on {where[1]}" if where[0] == "on" else where[0]
+                for i, t in enumerate(ts):
+                    to = t.get("target") if type(t) is dict else None
+                    if type(to) is str and (target is None or target == (kind, to)):
+                        take(Transition(pointer_join(here, *where, i), t, card), [(kind, name)], _event_of(event, t))
+    if doc.run is not None:
+        for t in doc.run_transitions():
+            if not t.pointer.startswith("/run/states/"):
+                take(t, *_sources(t, pointer_split(t.pointer)))
+        first = as_text(doc.run.get("initial"))
+        if first and (target is None or target == ("run state", first)) and source in (None, (ENTRY, "/run/initial")):
+            out.append(_Link((ENTRY, "/run/initial"), ("run state", first), "/run/initial", ""))  # RunMachine `initial`
     return out
 
 
 def _defined(analysis, kind: str, ident: str) -> bool:
-    doc = read_workflow(analysis.value)
     if kind == ENTRY:
         return ident in _entries(analysis)
+    doc = read_workflow(analysis.value)
     mapping = doc.statuses if kind == "status" else doc.run_states
     return isinstance(mapping, dict) and ident in mapping
 
 
 def _entries(analysis) -> set[str]:
-    return {link.source[1] for link in _links(analysis) if link.source[0] == ENTRY}
+    return {link.source[1] for link in _links(analysis, heads_only=True) if link.source[0] == ENTRY}
 
 
 def _item(analysis, kind: str, ident: str) -> FlowItem | None:
@@ -153,7 +180,7 @@ def _item(analysis, kind: str, ident: str) -> FlowItem | None:
 def call_items_at(analysis, offset: int) -> list[FlowItem]:
     """The item at the cursor: a status or a run state, at its key or any place naming it; or an entry,
     anywhere in it but on a name."""
-    site = _site_at(analysis, offset, sites(analysis))
+    site = _site_at(analysis, offset, _sites(analysis))
     if site is not None:
         item = _item(analysis, site.kind, site.name) if site.kind in FLOW_NAMES else None
         return [item] if item is not None else []
@@ -172,9 +199,7 @@ def _calls(analysis, kind: str, ident: str, incoming: bool) -> list[FlowCall]:
         return []
     me = (kind, ident)
     links = []
-    for link in _links(analysis):
-        if (link.target if incoming else link.source) != me:
-            continue
+    for link in (_links(analysis, target=me) if incoming else _links(analysis, source=me)):
         other = link.source if incoming else link.target
         item = _item(analysis, *other)
         span = analysis.pointer_span(link.at)
