@@ -164,7 +164,7 @@ async def document_highlight(ls: "GroophServer", params: lsp.DocumentHighlightPa
     doc, analysis, offset = await _doc_and_offset(ls, params.text_document.uri, params.position)
     if doc is None:
         return None
-    found = await ls.off_loop(analysis.document_kind.highlights, analysis, offset)
+    found = await _light(ls, analysis, analysis.document_kind.highlights, analysis, offset)  # asked at every cursor move
     if found is None:
         return None
     return convert.to_lsp_highlights(found, analysis.line_index, ls.encoding)

@@ -54,16 +54,16 @@ def test_graph_calls_mark_back_edges_and_group_by_node():
     (item,) = face.call_items(a, text.index('"to": "build"') + 8)
     assert (item.kind, item.id, item.detail) == ("node", "build", "Build · agent · builder")
     calls = {c.item.id: c for c in face.incoming_calls(a, "node", "build")}
-    assert calls["tests"].detail == "tests-failed · when fail · back edge of fix-tests"
-    assert calls["review"].detail == "review-failed · when fail · back edge of review-loop"
-    assert calls["plan"].detail == "plan-build · always"
+    assert calls["tests"].detail == "when fail · back edge of fix-tests · tests-failed"
+    assert calls["review"].detail == "when fail · back edge of review-loop · review-failed"
+    assert calls["plan"].detail == "always · plan-build"
     assert [text[s:e] for s, e in calls["plan"].spans] == ["plan"]
     assert face.incoming_calls(a, "node", "nobody") == [] and face.outgoing_calls(a, "edge", "build") == []
     # two edges between the same nodes are one call with two places
     doubled = text.replace('{\n      "id": "plan-build",', '{"id": "plan-build-2", "from": "plan", "to": "build"},\n    {\n      "id": "plan-build",')
     b, doubled = _read(FIXTURES / "valid" / "review-loop.grooph.json", doubled)
     (plan,) = [c for c in b.document_kind.incoming_calls(b, "node", "build") if c.item.id == "plan"]
-    assert len(plan.spans) == 2 and plan.detail == "plan-build-2 · always; plan-build · always"
+    assert len(plan.spans) == 2 and plan.detail == "always · plan-build-2; always · plan-build"
 
 
 def test_map_calls_name_the_carrier_and_a_dangling_end():
@@ -71,7 +71,7 @@ def test_map_calls_name_the_carrier_and_a_dangling_end():
     a, text = _read(path)
     face = a.document_kind
     (out,) = face.outgoing_calls(a, "session", "coder")
-    assert (out.item.id, out.detail) == ("planner", "h-result · pull request on acme/shop")
+    assert (out.item.id, out.detail) == ("planner", "pull request on acme/shop · h-result")
     b, t2 = _read(path, text.replace('"to": "coder"', '"to": "codr"'))
     (out,) = b.document_kind.outgoing_calls(b, "session", "planner")
     assert out.item.id == "codr" and out.item.detail == "no session or person has this id"

@@ -117,12 +117,12 @@ async def test_call_hierarchy_graph(client, tmp_path):
     assert item.data == {"uri": uri, "id": "build", "kind": "node"}
     incoming = {c.from_.name: c for c in await _incoming(client, item)}
     assert list(incoming) == ["plan", "tests", "review"]
-    assert incoming["tests"].from_.detail.startswith("tests-failed · when fail · back edge of fix-tests")
-    assert incoming["plan"].from_.detail == "plan-build · always — Plan · agent · planner"
+    assert incoming["tests"].from_.detail.startswith("when fail · back edge of fix-tests · tests-failed")
+    assert incoming["plan"].from_.detail == "always · plan-build — Plan · agent · planner"
     (rng,) = incoming["review"].from_ranges  # the edge review-failed's `from`
     assert _text(GRAPH, rng) == "review" and rng.start.line == _at(GRAPH, '"id": "review-failed"').line + 1
     outgoing = await _outgoing(client, item)
-    assert [(c.to.name, c.to.detail) for c in outgoing] == [("tests", "build-tests · always — Tests · check")]
+    assert [(c.to.name, c.to.detail) for c in outgoing] == [("tests", "always · build-tests — Tests · check")]
     (tests,) = await _prepare(client, uri, _at(GRAPH, '"id": "tests"', 8))
     assert [c.to.name for c in await _outgoing(client, tests)] == ["build", "review"]
     assert not await _prepare(client, uri, _at(GRAPH, '"goal"', 2))
@@ -133,10 +133,10 @@ async def test_call_hierarchy_map(client, tmp_path):
     (item,) = await _prepare(client, uri, _at(MAP, '"to": "coder"', 8))
     assert item.name == "coder" and item.kind == lsp.SymbolKind.Class and item.data["kind"] == "session"
     (inc,) = await _incoming(client, item)
-    assert inc.from_.name == "planner" and inc.from_.detail.startswith("h-task · session message")
+    assert inc.from_.name == "planner" and inc.from_.detail.startswith("session message · h-task")
     assert [_text(MAP, r) for r in inc.from_ranges] == ["planner"]
     (out,) = await _outgoing(client, item)
-    assert out.to.name == "planner" and out.to.detail.startswith("h-result · pull request on acme/shop")
+    assert out.to.name == "planner" and out.to.detail.startswith("pull request on acme/shop · h-result")
 
 
 async def test_call_hierarchy_workflow(client, tmp_path):

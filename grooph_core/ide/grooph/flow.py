@@ -111,13 +111,15 @@ def _when(edge: dict) -> str:
 
 
 def _edge_detail(index: GraphIndex, edge: dict) -> str:
-    """An edge in words: its id, its `when`, and whether it is a loop's back edge (graph.md §2.3)."""
+    """An edge in words: its `when`, whether it is a loop's back edge (graph.md §2.3), its id (in that order:
+    a narrow view cuts the end off)."""
     ident = edge.get("id")
-    words = [ident if isinstance(ident, str) else "edge", _when(edge)]
+    words = [_when(edge)]
     if index.is_back_edge(edge):
         loops = [lp.get("id") for lp in index.loops if isinstance(lp, dict) and ident in (lp.get("back") or ())]
         named = ", ".join(x for x in loops if isinstance(x, str))
         words.append(f"back edge of {named}" if named else "back edge")
+    words.append(ident if isinstance(ident, str) else "edge")
     return " · ".join(words)
 
 
@@ -151,7 +153,7 @@ def _map_links(analysis, index: MapIndex, kind: str, ident: str, this: str, othe
             continue
         item = _end_item(analysis, index, h[other], f"/handoffs/{pos}/{other}")
         hid = h.get("id")
-        detail = f"{hid if isinstance(hid, str) else 'handoff'} · {handoff_carried_by(index, h)}"
+        detail = f"{handoff_carried_by(index, h)} · {hid if isinstance(hid, str) else 'handoff'}"  # map.md §3.4
         out.append((item, _named_at(analysis, f"/handoffs/{pos}/{other}", h[other]), detail))
     return out
 
