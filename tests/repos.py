@@ -11,8 +11,8 @@ from pathlib import Path
 
 from tests.conftest import ROOT
 
-# What `pip install <checkout>` builds the package from (pyproject.toml's readme is README.md).
-PACKAGE_SOURCES = ("pyproject.toml", "README.md", "grooph_core", "grooph_lsp")
+# What `pip install <checkout>` builds the package from (pyproject.toml's readme is README.md, its license file LICENSE).
+PACKAGE_SOURCES = ("pyproject.toml", "README.md", "LICENSE", "grooph_core", "grooph_lsp")
 
 
 def git_env(**extra: str) -> dict[str, str]:

@@ -133,11 +133,13 @@ def test_try_repo_runs_both_hooks_on_the_staged_files(base, hook_repo):
     assert 'error  E_DANGLING_REF  edge "e2" ends at unknown node "ghost"  [at: e2]' in said
     assert "graphs/broken graph.grooph.json: 1 error, 0 warnings" in said
     assert "studio.grooph-map.json: no issues" in said and "board.workflow.yaml: no issues" in said
+    assert re.search(r"^checked \d+ documents: 1 error, 0 warnings$", said, flags=re.M), said  # the total
     assert "README" not in said
 
     status, said = blocks["grooph fmt"]
     assert status == "Failed" and "- exit code: 1" in said
     assert "studio.grooph-map.json is not canonical" in said
+    assert re.search(r"^checked \d+ documents?: 1 not canonical$", said, flags=re.M), said
     assert "board.workflow.yaml" not in said and "broken graph" not in said  # canonical, and never formatted
     # --check wrote nothing
     assert (repo / "studio.grooph-map.json").read_text(encoding="utf-8").count("\n") == 1

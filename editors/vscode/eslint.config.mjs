@@ -3,7 +3,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["out/", "node_modules/", "schemas/"] },
+  { ignores: ["out/", "dist/", "node_modules/", "schemas/"] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

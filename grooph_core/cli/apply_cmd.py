@@ -19,7 +19,9 @@ from grooph_core.cli.fmt_cmd import losses
 from grooph_core.cli.listing import print_listing
 from grooph_core.ide.kinds import kind_named
 from grooph_core.issues import Issue
+from grooph_core.docs import page
 from grooph_core.ops import apply
+from grooph_core.ops.table import OPS
 from grooph_core.rules.validate import validate_value
 from grooph_core.schema.canonical import canonical_text
 from grooph_core.schema.check import schema_issues
@@ -30,9 +32,9 @@ SYNOPSIS = ("grooph apply <file> [<ops.json | ->] [--ops <ops.json | ->] [--writ
             "[--for-export] [--json]")
 SUMMARY = "apply a JSON list of operations to a graph, all or nothing"
 HELP = """
-Applies a JSON list of operations (spec/operations.md) to a graph document, in order and all or
-nothing: when one op cannot be applied, none is, and the file is left as it was. The result is
-schema-checked and validated; without --write it is a dry run.
+Applies a JSON list of operations to a graph document, in order and all or nothing: when one op cannot
+be applied, none is, and the file is left as it was. Each op is an object {"op": "<name>", ...arguments}.
+The result is schema-checked and validated; without --write it is a dry run.
 
 Arguments and flags:
   <ops.json | ->             the file holding the op list (- reads it from stdin); same as --ops
@@ -50,7 +52,15 @@ Examples:
   grooph apply review.grooph.json ops.json
   echo '[{"op":"addNode","kind":"stop","name":"Done"}]' | grooph apply g.grooph.json --ops - --write
   grooph apply draft.grooph.json fixes.json --out fixed.grooph.json --json
+
+Operations (name, arguments, what it does):
+{operations}
+
+Each operation's arguments and a worked example: {reference}
 """
+
+HELP = HELP.replace("{operations}", "\n".join(
+    f"  {o.name:<17}{' '.join(o.args):<24}{o.summary}" for o in OPS)).replace("{reference}", str(page("ops.md")))
 
 OPS_EXAMPLE = '[{"op": "addNode", "kind": "stop", "name": "Done"}]'
 
@@ -165,6 +175,7 @@ def run(argv: list[str]) -> int:
         else:
             sys.stderr.write(f"grooph: {result.error.line()}\n")
             sys.stderr.write(f"grooph: no op was applied; {file} is unchanged\n")
+            sys.stderr.write(f"What each op takes: grooph help apply, or {page('ops.md')}\n")
         return 1
     ids = list(result.ids)
 
@@ -179,6 +190,7 @@ def run(argv: list[str]) -> int:
             sys.stderr.write(f"grooph: the ops applied, but the result does not match the schema, so {file} "
                              "is unchanged\n")
             print_listing(file, bad)
+            sys.stderr.write(f"What a graph's fields take: {page('graphs.md')}\n")
         return 1
 
     # 5. validate, write when asked

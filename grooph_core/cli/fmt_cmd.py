@@ -35,7 +35,8 @@ Flags:
   --write   rewrite the file in canonical form (says so, or that it is already canonical); refuses the
             graph an exported package keeps, and anything formatting would lose (a key written twice in
             one object, an integer beyond 2^53)
-  --check   write nothing; exit 1 and say "<file> is not canonical" on stderr when it is not (for CI)
+  --check   write nothing; exit 1 and say "<file> is not canonical" on stderr when it is not (for CI);
+            ends with how many documents it checked, on stderr ("checked 9 documents: all canonical")
 
 With --write or --check, several files and folders may be given (folders: every *.grooph.json and
 *.grooph-map.json below them).
@@ -98,7 +99,9 @@ def losses(text: str) -> list[str]:
     return found
 
 
-def _format_one(path: str, *, write: bool, check: bool, to_stdout: bool) -> int:
+def _format_one(path: str, *, write: bool, check: bool, to_stdout: bool, seen: list[str] | None = None) -> int:
+    """Format, check or rewrite one file; exit status. `seen` gets "canonical" or "not canonical" for a
+    document that could be formatted (what `--check`'s total counts)."""
     try:
         doc = read_document(path)
     except NoSuchFile:
@@ -117,6 +120,8 @@ def _format_one(path: str, *, write: bool, check: bool, to_stdout: bool) -> int:
         sys.stdout.write(text)
         return 0
     if check:
+        if seen is not None:
+            seen.append("canonical" if doc.text == text else "not canonical")
         if doc.text != text:
             sys.stderr.write(f"{path} is not canonical\n")
             return 1
@@ -154,7 +159,18 @@ def run(argv: list[str]) -> int:
         if os.path.isdir(args.positionals[0]):
             return usage_error("fmt", f"{args.positionals[0]} is a folder (a folder needs --write or --check)")
         return _format_one(args.positionals[0], write=False, check=False, to_stdout=True)
-    status = 0
-    for path in _expand(args.positionals):
-        status = max(status, _format_one(path, write=write, check=check, to_stdout=False))
+    status, paths, seen = 0, _expand(args.positionals), []
+    for path in paths:
+        status = max(status, _format_one(path, write=write, check=check, to_stdout=False, seen=seen))
+    if check:
+        sys.stderr.write(check_total(len(paths), seen) + "\n")
     return status
+
+
+def check_total(named: int, seen: list[str]) -> str:
+    """The closing line of `--check` (on stderr, so stdout stays empty): how many documents it checked,
+    how many were not canonical and how many could not be formatted at all."""
+    parts = [f"{seen.count('not canonical')} not canonical" if "not canonical" in seen else "all canonical"]
+    if named > len(seen):
+        parts = [f"{seen.count('not canonical')} not canonical", f"{named - len(seen)} not formatted (above)"]
+    return f"checked {named} document{'' if named == 1 else 's'}: " + ", ".join(parts)

@@ -31,7 +31,8 @@ under a named folder (`grooph validate .` checks a whole repository; .git is not
 neighbouring formats: board workflows (*.workflow.yaml), boards (*.board.json) and episode records
 (*.episodes.json), by name or by content. Prints one line per issue (errors on stderr, warnings on
 stdout) and a summary line per file; for a map, first its shape line and after the issues what waits
-on a person. For the neighbouring formats `at` is the JSON pointer of the value, and while a structural
+on a person; when more than one document was checked, a last line on stderr gives the total
+("checked 12 documents: 0 errors, 3 warnings"). For the neighbouring formats `at` is the JSON pointer of the value, and while a structural
 error exists only the reader's and structural issues are listed. Many files are checked on every core,
 and the output is the same, in the same order, as one by one. At a terminal a progress line shows on
 stderr.
@@ -109,11 +110,28 @@ def _report(r: FileResult) -> dict:
     return report
 
 
+class Totals:
+    """How many documents were checked and what they held: the closing line of the text and github outputs."""
+
+    def __init__(self) -> None:
+        self.files = self.errors = self.warnings = 0
+
+    def add(self, r: FileResult) -> None:
+        self.files += 1
+        self.errors += sum(1 for i in r.issues if i.severity == "error")
+        self.warnings += sum(1 for i in r.issues if i.severity != "error")
+
+    def line(self) -> str:
+        return github_format.summary(self.files, self.errors, self.warnings)
+
+
 class TextOutput:
-    """The listing of cli.md §0.5 per file, printed as each result arrives."""
+    """The listing of cli.md §0.5 per file, printed as each result arrives; when more than one document
+    was checked, a total line on stderr at the end (stdout stays the findings)."""
 
     def __init__(self, progress: Progress, locations: bool):
         self.progress, self.locations = progress, locations
+        self.totals = Totals()
 
     def _put(self, stream: str, line: str) -> None:
         self.progress.write(sys.stderr if stream == "err" else sys.stdout, line + "\n")
@@ -131,6 +149,7 @@ class TextOutput:
         if r.proposal:
             self._put("err", PROPOSAL_MESSAGE.format(file=r.path))
             return
+        self.totals.add(r)
         if "shapeLine" in r.extra:
             self._put("out", r.extra["shapeLine"])
         locations = None
@@ -142,7 +161,8 @@ class TextOutput:
             self._put("out", line)
 
     def finish(self) -> None:
-        pass
+        if self.totals.files > 1:
+            self._put("err", self.totals.line())
 
 
 class JsonOutput:
@@ -176,7 +196,7 @@ class GithubOutput:
 
     def __init__(self, progress: Progress):
         self.gh, self.progress = github_format, progress
-        self.files = self.errors = self.warnings = 0
+        self.totals = Totals()
 
     def _put(self, line: str) -> None:
         self.progress.write(sys.stdout, line + "\n")
@@ -197,14 +217,12 @@ class GithubOutput:
         if r.proposal:
             self._put(self.gh.notice(PROPOSAL_MESSAGE.format(file=r.path), r.path))
             return
-        self.files += 1
-        self.errors += sum(1 for i in r.issues if i.severity == "error")
-        self.warnings += sum(1 for i in r.issues if i.severity != "error")
+        self.totals.add(r)
         for line in self.gh.annotations(r):
             self._put(line)
 
     def finish(self) -> None:
-        self._put(self.gh.summary(self.files, self.errors, self.warnings))
+        self._put(self.totals.line())
 
 
 class SarifOutput:

@@ -29,10 +29,12 @@ def render() -> str:
     out = [
         "# grooph codes",
         "",
-        "Every code the validator and the editor report: its severity, what it means, the usual repair,",
-        "and where the rule is specified (spec/graph.md, spec/map.md; for the neighbouring formats",
-        "spec/workflow.md, spec/board.md, spec/episodes.md). Generated from",
-        "`grooph_core/issues.py` by `python -m grooph_core.ide.code_docs`.",
+        "Every code the validator and the editor report: its severity, what it means and the usual repair.",
+        "\"Specified in\" names the section of the grooph format specification the rule comes from (for",
+        "whoever compares with it; it is not needed to use this page). The fields each kind takes are in",
+        "[graphs.md](graphs.md), [maps.md](maps.md), [workflows.md](workflows.md), [boards.md](boards.md)",
+        "and [episode-records.md](episode-records.md). Generated from `grooph_core/issues.py` by",
+        "`python -m grooph_core.ide.code_docs`.",
         "",
     ]
     for c in CODES.values():

@@ -64,10 +64,11 @@ def test_write_rewrites_then_says_already_canonical(workdir, capsys):
 
 def test_check(workdir, capsys):
     (workdir / "g.grooph.json").write_text(MESSY)
-    assert run(capsys, "fmt", "g.grooph.json", "--check") == (1, "", "g.grooph.json is not canonical\n")
+    assert run(capsys, "fmt", "g.grooph.json", "--check") == (
+        1, "", "g.grooph.json is not canonical\nchecked 1 document: 1 not canonical\n")
     assert (workdir / "g.grooph.json").read_text() == MESSY
     (workdir / "g.grooph.json").write_text(CANONICAL)
-    assert run(capsys, "fmt", "--check", "g.grooph.json") == (0, "", "")
+    assert run(capsys, "fmt", "--check", "g.grooph.json") == (0, "", "checked 1 document: all canonical\n")
 
 
 def test_crlf_text_is_not_canonical(workdir, capsys):
@@ -150,10 +151,13 @@ def test_check_over_folders(workdir, capsys):
     (workdir / "docs" / "notes.txt").write_text("not a document")
     code, out, err = run(capsys, "fmt", "--check", "docs")
     assert code == 1 and out == ""
-    assert err == "docs/sub/b.grooph-map.json is not canonical\n"
+    assert err == "docs/sub/b.grooph-map.json is not canonical\nchecked 2 documents: 1 not canonical\n"
     assert run(capsys, "fmt", "--write", "docs")[1] == ("docs/a.grooph.json is already canonical\n"
                                                        "docs/sub/b.grooph-map.json rewritten in canonical form\n")
-    assert run(capsys, "fmt", "--check", "docs") == (0, "", "")
+    assert run(capsys, "fmt", "--check", "docs") == (0, "", "checked 2 documents: all canonical\n")
+    (workdir / "docs" / "c.grooph.json").write_text("{not json")
+    code, out, err = run(capsys, "fmt", "--check", "docs")
+    assert code == 1 and out == "" and err.endswith("checked 3 documents: 0 not canonical, 1 not formatted (above)\n")
 
 
 def test_folder_without_a_flag_is_a_usage_error(workdir, capsys):

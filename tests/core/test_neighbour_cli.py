@@ -34,7 +34,7 @@ def _misspelt(tmp_path, name="review.workflow.yaml"):
 
 def test_valid_examples_of_every_kind(capsys):
     code, out, err = run(capsys, "validate", EXAMPLE, BOARD, EPISODES, FIXTURES / "episodes" / "valid")
-    assert code == 0 and err == ""
+    assert code == 0 and err == "checked 5 documents: 0 errors, 0 warnings\n"  # the total, on stderr
     assert out.splitlines() == [f"{EXAMPLE}: no issues", f"{BOARD}: no issues", f"{EPISODES}: no issues",
                                 f"{FIXTURES / 'episodes' / 'valid' / 'busy-store.episodes.json'}: no issues",
                                 f"{FIXTURES / 'episodes' / 'valid' / 'fresh-clone.episodes.json'}: no issues"]

@@ -30,6 +30,17 @@ def test_valid_folders_exit_zero(capsys):
     assert "no issues" in out
 
 
+def test_several_documents_end_with_a_total_on_stderr(capsys, tmp_path):
+    """Issue 32: a run over many documents ends with one total line on stderr; stdout stays the findings,
+    and one document's own summary line is its total (nothing more is printed)."""
+    code, out, err = run(capsys, FIXTURES / "valid", DANGLING)
+    assert code == 1
+    assert err.splitlines()[-1] == "checked 7 documents: 1 error, 0 warnings"
+    assert "checked" not in out
+    code, out, err = run(capsys, DANGLING)
+    assert "checked" not in err + out
+
+
 def test_an_error_goes_to_stderr_and_exits_one(capsys):
     code, out, err = run(capsys, DANGLING)
     assert code == 1

@@ -28,6 +28,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -85,7 +86,7 @@ def missing_installs() -> list[str]:
         missing.append(f"{CHROMIUM} (Debian: apt-get install chromium)")
     if not CODE_SERVER.exists() or not (E2E / "node_modules" / "playwright-core").exists():
         missing.append(f"code-server and playwright-core in {E2E.relative_to(ROOT)}/node_modules")
-    if not (EXTENSION / "node_modules" / ".bin" / "vsce").exists():
+    if not all((EXTENSION / "node_modules" / ".bin" / tool).exists() for tool in ("vsce", "esbuild")):
         missing.append("the extension's npm packages (cd editors/vscode && npm ci)")
     if not list((EXTENSION / ".wheelhouse").glob("constraints-*.txt")):
         missing.append("the wheels the .vsix bundles (python3 editors/vscode/scripts/bundle_server.py --download-only)")
@@ -328,6 +329,13 @@ def vscode(tmp_path_factory):
         TIMINGS["package .vsix"] = _run(["node", "scripts/package.mjs", "--offline"], EXTENSION, build_env, 600, "npm run package")
         target = json.loads((EXTENSION / "bundled" / "manifest.json").read_text())["target"]
         vsix = EXTENSION / f"grooph-{target}-{json.loads((EXTENSION / 'package.json').read_text())['version']}.vsix"
+    # The bundled .vsix (issue 32): the extension is one esbuild file, no node_modules ship, and fewer than 60
+    # files lie outside the bundled server.
+    with zipfile.ZipFile(vsix) as packed:
+        names = packed.namelist()
+    outside = [n for n in names if not n.startswith("extension/bundled/")]
+    assert "extension/dist/extension.js" in names and not any("node_modules/" in n for n in names), outside
+    assert len(outside) < 60 and "extension/icon.png" in names and "extension/changelog.md" in names, outside
     TIMINGS["install .vsix"] = _run(
         [str(CODE_SERVER), "--user-data-dir", str(dirs["user-data"]), "--extensions-dir", str(dirs["extensions"]),
          "--install-extension", str(vsix)], E2E, env, 120, "code-server --install-extension")

@@ -16,22 +16,13 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
+from tests.editors.vscode_build import EXTENSION, NPM, npm
 
-EXTENSION = ROOT / "editors" / "vscode"
-NPM = shutil.which("npm")
 NODE = shutil.which("node")
 
 pytestmark = pytest.mark.skipif(
     NPM is None or NODE is None, reason="node and npm are needed to build the VS Code extension (Node 20+)"
 )
-
-
-def npm(*args: str, timeout: int = 600) -> subprocess.CompletedProcess:
-    proc = subprocess.run(
-        [NPM, *args], cwd=EXTENSION, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL
-    )
-    assert proc.returncode == 0, f"npm {' '.join(args)} failed ({proc.returncode}):\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}"
-    return proc
 
 
 def test_extension_builds_lints_and_passes_its_unit_tests():
@@ -99,8 +90,13 @@ def test_manifest_contributes_what_the_issue_lists():
     }
     restricted = manifest["capabilities"]["untrustedWorkspaces"]["restrictedConfigurations"]
     assert {"grooph.server.command", "grooph.server.pythonPath"} <= set(restricted)
-    assert manifest["main"] == "./out/src/extension.js"
+    assert manifest["main"] == "./dist/extension.js"  # made by esbuild (`npm run bundle`, issue 32)
     assert (EXTENSION / "package-lock.json").exists()
+    # Everything the extension runs is bundled: no runtime dependency ships as node_modules.
+    assert not manifest.get("dependencies") and "vscode-languageclient" in manifest["devDependencies"]
+    assert "esbuild" in manifest["devDependencies"] and "npm run bundle" in manifest["scripts"]["vscode:prepublish"]
+    assert manifest["repository"]["url"].startswith("https://") and (EXTENSION / manifest["icon"]).is_file()
+    assert (EXTENSION / "CHANGELOG.md").is_file()
     assert not _tracked(EXTENSION / "schemas"), "the schemas are copied at build time, never committed twice"
 
 
@@ -110,3 +106,32 @@ def _tracked(path: Path) -> bool:
         return False
     proc = subprocess.run(["git", "ls-files", str(path)], cwd=ROOT, capture_output=True, text=True)
     return proc.returncode == 0 and proc.stdout.strip() != ""
+
+
+# What `vsce ls` may list besides the bundled server (bundled/): the bundle, the manifest, what it names, and
+# the readme, changelog and licence.
+PACKED = {"package.json", "dist/extension.js", "icon.png", "language-configuration.json", "README.md", "CHANGELOG.md",
+          "LICENSE", "syntaxes/grooph.tmLanguage.json", "syntaxes/grooph-map.tmLanguage.json",
+          "schemas/grooph-0.schema.json", "schemas/grooph-map-0.schema.json"}
+
+
+def test_the_bundle_is_one_file_and_vsce_lists_only_what_the_extension_needs():
+    """esbuild makes dist/extension.js (the extension and vscode-languageclient) needing only `vscode` and node's
+    own modules; `vsce ls` lists exactly PACKED and the bundled server, never sources, tests or node_modules."""
+    if not (EXTENSION / "node_modules" / ".bin" / "esbuild").exists():
+        npm("ci", "--no-audit", "--no-fund", "--loglevel=error")
+    npm("run", "copy-schemas")
+    npm("run", "bundle")
+    bundle = EXTENSION / "dist" / "extension.js"
+    required = set(re.findall(r"""require\(["']([^"']+)["']\)""", bundle.read_text("utf-8")))
+    from_node = {r for r in required if r.startswith("node:") or r in _NODE_BUILTINS}
+    assert required - from_node == {"vscode"}, f"the bundle requires {sorted(required - from_node)} at run time"
+    listed = npm("exec", "--", "vsce", "ls").stdout.split()
+    outside = {p for p in listed if not p.startswith("bundled/")}
+    assert outside == PACKED, f"vsce ls lists {sorted(outside ^ PACKED)} beyond or short of what the extension needs"
+    assert len(outside) < 60
+    assert not any("__pycache__" in p or p.endswith(".pyc") for p in listed)
+
+
+_NODE_BUILTINS = {"assert", "buffer", "child_process", "crypto", "events", "fs", "net", "os", "path", "process",
+                  "stream", "string_decoder", "url", "util", "tty"}

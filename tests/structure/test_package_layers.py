@@ -3,7 +3,8 @@
 DESIGN.md's order, top to bottom: `cli/` → `ide/` → `picture/` → `ops/` → `rules/` → `semantics/` →
 `model/`, `schema/` → `source/` and `issues.py`. A module may import its own package and any package
 below it, never one above. `workspace/` (a folder's files and the links between maps and graphs) reads
-`ide/` and is read only by the shell, so it shares the top rank with `cli/`. The imports are
+`ide/` and is read only by the shell, so it shares the top rank with `cli/`, as does `docs/` (the
+generator of the user reference, which reads the models, the codes and the operations). The imports are
 read from the source (every `import` statement, at module level or inside a function), so a lazy import
 cannot hide an upward arrow.
 """
@@ -18,7 +19,7 @@ CORE = ROOT / "grooph_core"
 
 # Top first; packages on one line share a rank (neither is above the other).
 ORDER: list[tuple[str, ...]] = [
-    ("cli", "workspace"),
+    ("cli", "workspace", "docs"),
     ("ide",),
     ("picture",),
     ("ops",),

@@ -20,4 +20,5 @@ run(python, ["scripts/bundle_server.py", ...process.argv.slice(2)]);
 const { target } = JSON.parse(readFileSync(join(root, "bundled", "manifest.json"), "utf8"));
 const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 const vsce = join(root, "node_modules", ".bin", process.platform === "win32" ? "vsce.cmd" : "vsce");
-run(vsce, ["package", "--target", target, "--allow-missing-repository", "--out", `grooph-${target}-${version}.vsix`]);
+// --no-dependencies: vscode-languageclient is inside dist/extension.js (esbuild), so no node_modules ship.
+run(vsce, ["package", "--no-dependencies", "--target", target, "--out", `grooph-${target}-${version}.vsix`]);

@@ -60,7 +60,7 @@ def operations_edits(analysis: Analysis, ops: object) -> OpsOutcome:
     if refused is not None:
         return OpsOutcome(False, error={"index": -1, "op": "", "message": refused.message})
     if not analysis.document_kind.takes_operations:
-        return OpsOutcome(False, error={"index": -1, "op": "", "message": "operations apply to graphs; an operation map has none (operations.md)"})
+        return OpsOutcome(False, error={"index": -1, "op": "", "message": "operations apply to graphs; an operation map has none"})
     if schema_issues(analysis.value, "graph"):
         return OpsOutcome(False, error={"index": -1, "op": "", "message": "the document does not match the schema; fix its E_SCHEMA issues first"})
     result = apply(analysis.value, ops)  # type: ignore[arg-type]
@@ -302,7 +302,7 @@ def resolve_offer(analysis: Analysis, issue: Issue, title: str, *, export: bool 
             return QuickFix(repair.title, repair.kind, tuple(change_edits(analysis, new_doc)), issue, repair.fill)
         break
     return Refused(f'"{title}" was not applied: checked on this version of the document, it would not remove '
-                   "the issue without raising another or loosening a brake (operations.md §8.2). Nothing was changed.")
+                   "the issue without raising another or loosening a brake. Nothing was changed.")  # operations.md §8.2
 
 
 FIX_ALL_TITLE = "Fix all safe issues"

@@ -115,6 +115,11 @@ class GroophKind(FlowFace, DocumentKind):
 
         return selection_ranges(analysis, offsets)
 
+    def picture_target(self, analysis, mark, ident):
+        from grooph_core.ide.grooph import refactor
+
+        return refactor.marked_definition(analysis, mark, ident)
+
 
 class GraphKind(GroophKind):
     name = "graph"

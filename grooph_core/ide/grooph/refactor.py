@@ -73,7 +73,7 @@ def prepare_rename_at(analysis: Analysis, offset: int) -> tuple[tuple[int, int],
     if not analysis.parsed.ok:
         return Refused("Fix the JSON syntax errors first: rename needs a document that parses.")
     if occ.target == "note":
-        return Refused(f"Run-note ids cannot be renamed: notes are history (operations.md §5.8).")
+        return Refused("Run-note ids cannot be renamed: notes are history.")  # operations.md §5.8
     if not occ.definition and find_definition(occurrences(analysis.value, analysis.kind), occ) is None:
         return Refused(f'No object has the id "{occ.id}", so there is nothing to rename.')
     return id_span(analysis, occ), occ.id
@@ -121,3 +121,18 @@ def _rename_in_map(doc: dict, old: str, new: str) -> dict:
         return out
     rewrite_id(out, "map", old, new, keep=frozenset({"map"}))
     return out
+
+
+def marked_definition(analysis: Analysis, mark: str, ident: str) -> tuple[int, int] | None:
+    """The span of the id of the object a picture marks `data-<mark>="<ident>"` (picture.marks): its
+    first definition of that kind, as go-to-definition finds it; None when the text has no such object."""
+    from grooph_core.picture.marks import marked_kind
+    from grooph_core.semantics.references import accepts
+
+    kind = marked_kind(mark)
+    if kind is None or not isinstance(ident, str) or analysis.value is None:
+        return None
+    for o in occurrences(analysis.value, analysis.kind):
+        if o.definition and o.id == ident and accepts(o.target, kind):
+            return id_span(analysis, o)
+    return None

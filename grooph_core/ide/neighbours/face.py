@@ -154,6 +154,11 @@ class WorkflowKind(FlowFace, NeighbourFace):
 
         return workflow_preview(analysis, view, theme)
 
+    def picture_target(self, analysis, mark, ident):
+        from grooph_core.ide.neighbours import names
+
+        return names.marked_definition(analysis, mark, ident)
+
 
 WORKFLOW = made(WorkflowKind("workflow"))
 
