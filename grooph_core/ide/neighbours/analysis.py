@@ -62,7 +62,8 @@ class NeighbourAnalysis(DocumentAnalysis):
     _lines: list = field(default_factory=list, compare=False, repr=False)
     carried: Carried | None = field(default=None, compare=False, repr=False)
     # What the editor's requests read of this version, computed on first use (`flow.py`: the name places).
-    memo: dict = field(default_factory=dict, compare=False, repr=False)
+    # Not called `memo`: grooph_lsp/fix_checks.py tells a graph's or map's analysis by that attribute.
+    kept: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def kind(self) -> str:

@@ -22,9 +22,9 @@ _BASES = {"status": "/statuses", "run state": "/run/states"}
 
 def _sites(analysis) -> list[NameSite]:
     """The name places of this version, read once (kept in the analysis's memo)."""
-    found = analysis.memo.get("name sites")
+    found = analysis.kept.get("name sites")
     if found is None:
-        found = analysis.memo["name sites"] = sites(analysis)
+        found = analysis.kept["name sites"] = sites(analysis)
     return found
 
 
