@@ -405,3 +405,62 @@ def progress_report(message: str, percentage: int) -> lsp.WorkDoneProgressReport
 
 def progress_end(message: str) -> lsp.WorkDoneProgressEnd:
     return lsp.WorkDoneProgressEnd(message=message)
+
+
+# --- the flow in the text: highlights, call hierarchy, selection ranges (issue 31 items 1, 2, 4) -------
+def to_lsp_highlights(found, lines: LineIndex, encoding: str) -> list[lsp.DocumentHighlight]:
+    """`flow.Highlight`s: a definition is written (Write), a use read (Read)."""
+    return [lsp.DocumentHighlight(range=to_lsp_range(lines, h.span, encoding),
+                                  kind=lsp.DocumentHighlightKind.Write if h.write else lsp.DocumentHighlightKind.Read)
+            for h in found]
+
+
+# What each kind of flow item is shown as (VS Code's icons by symbol kind).
+FLOW_SYMBOL_KINDS = {
+    "node": lsp.SymbolKind.Function, "session": lsp.SymbolKind.Class, "person": lsp.SymbolKind.Interface,
+    "status": lsp.SymbolKind.EnumMember, "run state": lsp.SymbolKind.EnumMember, "entry": lsp.SymbolKind.Event,
+}
+
+
+def to_lsp_call_item(uri: str, item, lines: LineIndex, encoding: str, detail: str | None = None) -> lsp.CallHierarchyItem:
+    """A `flow.FlowItem` as a call hierarchy item; its `data` (uri, id, kind) finds it again in the
+    incoming and outgoing requests."""
+    return lsp.CallHierarchyItem(
+        name=item.name, kind=FLOW_SYMBOL_KINDS.get(item.kind, lsp.SymbolKind.Object), uri=uri,
+        range=to_lsp_range(lines, item.span, encoding), selection_range=to_lsp_range(lines, item.selection, encoding),
+        detail=item.detail if detail is None else detail, data={"uri": uri, "id": item.id, "kind": item.kind})
+
+
+def _call_detail(call) -> str:
+    """A call's item described by the link first (the edge's `when`, the carrier, the event and guard),
+    then by what the item is."""
+    return " — ".join(x for x in (call.detail, call.item.detail) if x)
+
+
+def to_lsp_incoming_calls(uri: str, calls, lines: LineIndex, encoding: str) -> list[lsp.CallHierarchyIncomingCall]:
+    return [lsp.CallHierarchyIncomingCall(from_=to_lsp_call_item(uri, c.item, lines, encoding, _call_detail(c)),
+                                          from_ranges=[to_lsp_range(lines, s, encoding) for s in c.spans])
+            for c in calls]
+
+
+def to_lsp_outgoing_calls(uri: str, calls, lines: LineIndex, encoding: str) -> list[lsp.CallHierarchyOutgoingCall]:
+    return [lsp.CallHierarchyOutgoingCall(to=to_lsp_call_item(uri, c.item, lines, encoding, _call_detail(c)),
+                                          from_ranges=[to_lsp_range(lines, s, encoding) for s in c.spans])
+            for c in calls]
+
+
+def call_item_key(item: lsp.CallHierarchyItem) -> tuple[str, str, str] | None:
+    """(uri, kind, id) from an item's `data` as `to_lsp_call_item` made it; None for anything else."""
+    data = item.data
+    if isinstance(data, dict) and all(isinstance(data.get(k), str) for k in ("uri", "id", "kind")):
+        return data["uri"], data["kind"], data["id"]
+    return None
+
+
+def to_lsp_selection_range(chain: list[tuple[int, int]], lines: LineIndex, encoding: str) -> lsp.SelectionRange:
+    """Spans innermost first (each inside the next) as the nested `SelectionRange` of one position."""
+    parent = None
+    for span in reversed(chain):
+        parent = lsp.SelectionRange(range=to_lsp_range(lines, span, encoding), parent=parent)
+    assert parent is not None, "a selection chain ends with the whole text"
+    return parent

@@ -61,6 +61,9 @@ class NeighbourAnalysis(DocumentAnalysis):
     issues: tuple[Issue, ...]
     _lines: list = field(default_factory=list, compare=False, repr=False)
     carried: Carried | None = field(default=None, compare=False, repr=False)
+    # What the editor's requests read of this version, computed on first use (`flow.py`: the name places).
+    # Not called `memo`: grooph_lsp/fix_checks.py tells a graph's or map's analysis by that attribute.
+    kept: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def kind(self) -> str:

@@ -6,6 +6,7 @@ what it has of its own."""
 from __future__ import annotations
 
 from grooph_core.ide.face import DocumentKind, made
+from grooph_core.ide.flow import FlowFace
 from grooph_core.ide.neighbours.analysis import NeighbourAnalysis, analyze_neighbour, rules_of
 from grooph_core.ide.neighbours.names import definition_at, prepare_rename_at, references_at, rename_at
 from grooph_core.ide.refused import Refused
@@ -116,6 +117,18 @@ class NeighbourFace(DocumentKind):
         space), beyond "a neighbouring format"."""
         return ""
 
+    def highlights(self, analysis, offset):
+        """The names model's (`names.SITES`); not offered by a kind without names (episode records)."""
+        from grooph_core.ide.neighbours import flow
+        from grooph_core.ide.neighbours.names import SITES
+
+        return flow.highlights_at(analysis, offset) if analysis.kind in SITES else None
+
+    def selection_ranges(self, analysis, offsets):
+        from grooph_core.ide.selection import selection_ranges
+
+        return selection_ranges(analysis, offsets)
+
 
 # Why a workflow is never formatted (issue 15 point 5), by the editor or by `grooph fmt`.
 NOT_FORMATTED_BECAUSE = ("YAML has no canonical form here, and rewriting the file would move its comments, quoting "
@@ -123,7 +136,8 @@ NOT_FORMATTED_BECAUSE = ("YAML has no canonical form here, and rewriting the fil
 WORKFLOW_NOT_FORMATTED = f"Workflows are not formatted: {NOT_FORMATTED_BECAUSE}. Nothing was changed."
 
 
-class WorkflowKind(NeighbourFace):
+class WorkflowKind(FlowFace, NeighbourFace):
+    flow_module = "grooph_core.ide.neighbours.flow"  # statuses linked by transitions (workflow.md §2)
     commands = frozenset({"validate", "image"})  # issue 15 point 6: a workflow has a picture
     adds_missing_statuses = True
     names_kanban_statuses = True
