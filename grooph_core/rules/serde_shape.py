@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -99,6 +100,22 @@ YAML_LEVELS = 129
 JSON_LEVELS = 128
 _REFUSED_VALUE = "expected any valid JSON value"
 _UNSEEN = object()
+
+
+# `-0` written as a whole value of valid JSON (after `:`, `[` or `,`; not `-0.5`, `-0e1`, an id's `t-0`): where
+# a valid text has none, every 0 in it was written `0` (a broken text may hold a value anywhere: not asked).
+_MINUS_ZERO = re.compile(r"-0(?![0-9.eE])")  # found by its literal start (a lookbehind for the context is 15x slower)
+
+
+def _has_minus_zero(text: str) -> bool:
+    """Whether a valid JSON text holds `-0` as a value."""
+    for m in _MINUS_ZERO.finditer(text):
+        j = m.start() - 1
+        while j >= 0 and text[j] in " \t\n\r":
+            j -= 1
+        if j < 0 or text[j] in ":[,":
+            return True
+    return False
 
 
 def _no_lost(pointer: str) -> tuple:
@@ -439,7 +456,7 @@ class _Walk:
         # fraction or exponent, so only `-0` and an integer beyond 64 bits read as floats (the text of every
         # number would build the lazy source map: 40% of a 25k board's analysis).
         text = self.number_text(p) if (t.integer and t.strict and self.number_text and type(v) is int
-                                        and (v == 0 or not I64_MIN <= v <= U64_MAX)) else None
+                                        and ((v == 0 and self.minus_zero) or not I64_MIN <= v <= U64_MAX)) else None
         if t.integer and (type(v) is float or (text is not None and json_number_is_float(text))) and (
                 t.strict or v != int(v)):
             shown = text if text is not None and type(v) is int and abs(v) < 2**63 else found_json(float(v))
@@ -452,6 +469,7 @@ class _Walk:
                      expected=t.expected)
 
     number_text = None  # set for a JSON text: pointer -> the number as written
+    minus_zero = True  # whether the text may hold `-0` as a number (serde_read looks)
 
     def enum(self, t: EnumType, v: Any, p: str, name: str) -> None:
         if type(v) is dict and not self.yaml:
@@ -643,6 +661,7 @@ def serde_read(value: Any, root: ObjectType, code: str, parsed=None, reuse: Serd
             return None if vs is None else text[vs[0]:vs[1]]
 
         w.number_text = number_text
+        w.minus_zero = not parsed.ok or _has_minus_zero(text)
     w.lost_copies = _lost_copies(parsed, yaml)
     if value is None and not (yaml and w.empty("", value)):
         w.add("", f"the document is empty; a {root.title} is a mapping with {', '.join(root.required)}",
