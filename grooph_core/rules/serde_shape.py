@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -101,6 +102,27 @@ _REFUSED_VALUE = "expected any valid JSON value"
 _UNSEEN = object()
 
 
+# `-0` written as a whole value of valid JSON (after `:`, `[` or `,`; not `-0.5`, `-0e1`, an id's `t-0`): where
+# a valid text has none, every 0 in it was written `0` (a broken text may hold a value anywhere: not asked).
+_MINUS_ZERO = re.compile(r"-0(?![0-9.eE])")  # found by its literal start (a lookbehind for the context is 15x slower)
+
+
+def _has_minus_zero(text: str) -> bool:
+    """Whether a valid JSON text holds `-0` as a value."""
+    for m in _MINUS_ZERO.finditer(text):
+        j = m.start() - 1
+        while j >= 0 and text[j] in " \t\n\r":
+            j -= 1
+        if j < 0 or text[j] in ":[,":
+            return True
+    return False
+
+
+def _no_lost(pointer: str) -> tuple:
+    """No key is written twice: no earlier copies anywhere."""
+    return ()
+
+
 class _Walk:
     """One reading of a value into a model, as serde does it (workflow.md §0, §2, board.md §2): the
     issues (`out`), the value as the engine holds it (what `check` returns: a string read from a YAML
@@ -113,6 +135,9 @@ class _Walk:
         self.out: list[Issue] = []
         self.written = written  # pointer -> serde_scalars-relevant Scalar of a YAML text, or None
         self.yaml = yaml
+        # a JSON text: a value is read as it is (no scalar written otherwise), so a string where a string goes
+        # needs no check and no pointer (most members of a board)
+        self.plain = not yaml and written is None
         self.levels = YAML_LEVELS if yaml else JSON_LEVELS
         self.structs: dict[str, ObjectType] | None = {}
         self.ignored: list[str] = []  # values of unknown keys: serde skips them unread
@@ -172,7 +197,7 @@ class _Walk:
     def check(self, t: TypeDesc, v: Any, p: str, name: str, depth: int = 1, flat: bool = False) -> Any:
         """The engine's value of `v` read as `t` (reporting what serde refuses); `depth` is the level `v`
         opens, `flat` a field of a flattened struct (read from resolved values, §2 "Flattened items")."""
-        if self.too_deep(v, p, depth):
+        if depth >= self.levels and self.too_deep(v, p, depth):
             return v
         if flat and self.yaml:
             s = self.scalar(p, v)
@@ -220,7 +245,7 @@ class _Walk:
                 read = {k: self.entry(t.value, x, p, k, depth + 1, flat, was.get(k, _UNSEEN)) for k, x in v.items()}
             else:
                 read = {k: self.check(t.value, x, pointer_join(p, k), k, depth + 1, flat) for k, x in v.items()}
-            for k in v:
+            for k in v if self.lost_copies is not _no_lost else ():
                 for lost in self.lost_copies(pointer_join(p, k)):
                     self.check_lost(t.value, lost, pointer_join(p, k), k, depth + 1)
             return _same_or(v, read)
@@ -230,7 +255,7 @@ class _Walk:
             self.any_value(v, p, name, depth)
         return v
 
-    lost_copies = staticmethod(lambda pointer: ())  # set by serde_read: the earlier copies of a map's key
+    lost_copies = staticmethod(_no_lost)  # set by serde_read: the earlier copies of a map's key
 
     def check_lost(self, t: TypeDesc, lost: tuple, p: str, name: str, depth: int) -> None:
         """An earlier copy of a map's key: serde reads it too before the later one replaces it, so what it
@@ -354,8 +379,12 @@ class _Walk:
                          written_after=any(g.name in v for g in t.fields[n + 1:]))
         by_name = t.by_name
         read: dict = {}
+        plain, no_lost = self.plain, self.lost_copies is _no_lost
         for k, x in v.items():
             f = by_name.get(k)
+            if plain and no_lost and f is not None and type(x) is str and type(f.type) is StrType:
+                read[k] = x  # what `check` answers, without the member's pointer
+                continue
             kp = pointer_join(p, k)
             if f is None:
                 if t.closed:
@@ -367,11 +396,11 @@ class _Walk:
                     self.ignored.append(kp)
                 read[k] = x
                 continue
-            if f.nullable and self.absent(x, kp, k):
+            if f.nullable and (x is None if plain else self.absent(x, kp, k)):
                 read[k] = None
             else:
                 read[k] = self.check(f.type, x, kp, k, depth + 1, flat or f.flattened)
-            lost = self.lost_copies(kp)
+            lost = () if no_lost else self.lost_copies(kp)
             if lost:  # refused ("duplicate field"); the editor reads the first copy, the one written first
                 read[k] = self.first_copy(f, lost[0], kp, k, depth + 1)
         return _same_or(v, read)
@@ -426,7 +455,11 @@ class _Walk:
             self.add(p, f"{name}: expected {'an integer' if t.integer else 'a number'}, got {_noun(v)}",
                      problem=_type_or_null(v), expected=t.expected)
             return
-        text = self.number_text(p) if t.integer and t.strict and self.number_text else None
+        # The text as written matters only where the value cannot say it: an int read from a JSON text has no
+        # fraction or exponent, so only `-0` and an integer beyond 64 bits read as floats (the text of every
+        # number would build the lazy source map: 40% of a 25k board's analysis).
+        text = self.number_text(p) if (t.integer and t.strict and self.number_text and type(v) is int
+                                        and ((v == 0 and self.minus_zero) or not I64_MIN <= v <= U64_MAX)) else None
         if t.integer and (type(v) is float or (text is not None and json_number_is_float(text))) and (
                 t.strict or v != int(v)):
             shown = text if text is not None and type(v) is int and abs(v) < 2**63 else found_json(float(v))
@@ -439,6 +472,7 @@ class _Walk:
                      expected=t.expected)
 
     number_text = None  # set for a JSON text: pointer -> the number as written
+    minus_zero = True  # whether the text may hold `-0` as a number (serde_read looks)
 
     def enum(self, t: EnumType, v: Any, p: str, name: str) -> None:
         if type(v) is dict and not self.yaml:
@@ -652,6 +686,7 @@ def serde_read(value: Any, root: ObjectType, code: str, parsed=None, reuse: Serd
             return None if vs is None else text[vs[0]:vs[1]]
 
         w.number_text = number_text
+        w.minus_zero = not parsed.ok or _has_minus_zero(text)
     w.lost_copies = _lost_copies(parsed, yaml)
     if value is None and not (yaml and w.empty("", value)):
         w.add("", f"the document is empty; a {root.title} is a mapping with {', '.join(root.required)}",
@@ -665,7 +700,7 @@ def _lost_copies(parsed, yaml: bool):
     """pointer -> the earlier copies of a duplicated key, each (value, how its scalars were written): from
     the YAML reader's tree, or for JSON re-read from the text after each earlier copy's key."""
     if parsed is None or not any(p.code == "W_DUPLICATE_KEY" for p in parsed.problems):
-        return lambda pointer: ()
+        return _no_lost
     if yaml:
         duplicated = {p.pointers[0] for p in parsed.problems if p.code == "W_DUPLICATE_KEY" and p.pointers}
         sm = parsed.source_map
@@ -687,7 +722,7 @@ def _lost_copies(parsed, yaml: bool):
             group.add(tuple(p.span))
             group.update((a, b) for a, b, _ in p.related_spans)
     if not spans:
-        return lambda pointer: ()
+        return _no_lost
     text = parsed.text
     decoder = json.JSONDecoder()
 

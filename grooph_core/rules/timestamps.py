@@ -18,19 +18,20 @@ def parse_rfc3339(s: object) -> datetime | None:
     m = _RFC3339.match(s)
     if m is None:
         return None
-    year, month, day, hour, minute, second = (int(m.group(i)) for i in range(1, 7))
-    frac = m.group(7)
+    g = m.groups()
+    year, month, day, hour, minute, second = int(g[0]), int(g[1]), int(g[2]), int(g[3]), int(g[4]), int(g[5])
+    frac = g[6]
     micro = int((frac[1:] + "000000")[:6]) if frac else 0
     leap = second == 60
     try:
-        if m.group(8):
+        if g[7]:
             tz = timezone.utc
         else:
-            oh, om = int(m.group(10)), int(m.group(11))
+            oh, om = int(g[9]), int(g[10])
             if oh > 23 or om > 59:
                 return None
             delta = timedelta(hours=oh, minutes=om)
-            tz = timezone(delta if m.group(9) == "+" else -delta)
+            tz = timezone(delta if g[8] == "+" else -delta)
         t = datetime(year, month, day, hour, minute, 59 if leap else second, micro, tzinfo=tz)
     except ValueError:
         return None

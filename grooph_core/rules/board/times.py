@@ -8,7 +8,7 @@ from typing import Iterator
 
 from grooph_core.issues import Facts, Issue, make
 from grooph_core.rules.board.semantics import BoardDoc
-from grooph_core.rules.timestamps import parse_rfc3339
+from grooph_core.rules.timestamps import parse_rfc3339 as rfc3339
 
 @dataclass(frozen=True)
 class BoardTimestamp(Facts):
@@ -44,6 +44,16 @@ def _stamps(doc: BoardDoc):
 
 
 def timestamp_issues(doc: BoardDoc) -> Iterator[Issue]:
+    read: dict[str, object] = {}  # each text read once (a start is read as itself and as its end's start)
+
+    def parse_rfc3339(s: object):
+        if type(s) is not str:
+            return None
+        t = read.get(s, read)
+        if t is read:
+            t = read[s] = rfc3339(s)
+        return t
+
     for p, v, start_p, start_v in _stamps(doc):
         if type(v) is not str:
             continue

@@ -90,36 +90,37 @@ def handoff_no_carrier_issues(index: MapIndex) -> list[Issue]:
             continue
         hid = h.get("id")
         base = f"/handoffs/{i}"
-        common = dict(handoff=hid, from_=h.get("from"), to=h.get("to"), from_end=end_facts(index, h.get("from")),
-                      to_end=end_facts(index, h.get("to")), starts_at_person=starts_at_person(index, h),
-                      from_repo=_sender_repo(index, h))
         if "carrier" not in h:
             out.append(make(
                 "E_HANDOFF_NO_CARRIER",
                 f'handoff "{hid}" {_ends(h)} names no carrier; name what moves the work across: {KIND_LIST_WORDS}',
-                [hid], [f"{base}/id", base],
-                facts=HandoffNoCarrier("missing", None, None, **common, kinds_that_can_carry=tuple(
-                    kinds_that_can_carry(index, h.get("from"), h.get("to")))),
+                [hid], [f"{base}/id", base], facts=_no_carrier_facts(index, h, "missing", None, None),
             ))
             continue
         carrier = carrier_of(h)
         if carrier is None:
             continue  # not an object: only possible in a map that failed the structural check
         kind = carrier.get("kind")
-        if kind == "person" and common["starts_at_person"]:
-            continue
         field = NAMING_FIELDS.get(kind) if isinstance(kind, str) else None
         if field is None or not is_blank(carrier.get(field)):
+            continue
+        if kind == "person" and starts_at_person(index, h):
             continue
         pointer = f"{base}/carrier/{field}" if field in carrier else f"{base}/carrier"
         out.append(make(
             "E_HANDOFF_NO_CARRIER",
             f'handoff "{hid}" {_ends(h)} is carried by {_unnamed_words(kind)}; set carrier.{field}',
-            [hid], [pointer],
-            facts=HandoffNoCarrier("unnamed", kind, field, **common, kinds_that_can_carry=tuple(
-                kinds_that_can_carry(index, h.get("from"), h.get("to")))),
+            [hid], [pointer], facts=_no_carrier_facts(index, h, "unnamed", kind, field),
         ))
     return out
+
+
+def _no_carrier_facts(index: MapIndex, h: dict, variant: str, kind: object, field: str | None) -> HandoffNoCarrier:
+    """The facts of a handoff's finding, built only for a handoff that has one (most have none)."""
+    return HandoffNoCarrier(variant, kind, field, handoff=h.get("id"), from_=h.get("from"), to=h.get("to"),
+                            from_end=end_facts(index, h.get("from")), to_end=end_facts(index, h.get("to")),
+                            starts_at_person=starts_at_person(index, h), from_repo=_sender_repo(index, h),
+                            kinds_that_can_carry=tuple(kinds_that_can_carry(index, h.get("from"), h.get("to"))))
 
 
 @dataclass(frozen=True)
