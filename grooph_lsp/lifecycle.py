@@ -52,6 +52,8 @@ async def did_change_configuration(ls: "GroophServer", params: lsp.DidChangeConf
         await ls.fetch_configuration()
     if ls.settings != before:
         ls.revalidate_all()
+    if ls.settings.inlay_hints != before.inlay_hints:
+        ls.refresh_inlay_hints()
     await ls.ws.settings_changed(before)
 
 
@@ -85,6 +87,7 @@ async def did_close(ls: "GroophServer", params: lsp.DidCloseTextDocumentParams) 
     uri = params.text_document.uri
     ls.scheduler.forget(uri)
     ls.fix_checks.forget(uri)
+    ls.token_results.pop(uri, None)
     ls.store.close(uri)
     if not ls.pull:
         ls.publish_diagnostics(convert.publish(uri, []))
