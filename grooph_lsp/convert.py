@@ -394,7 +394,14 @@ def to_lsp_inlay_hints(hints, lines: LineIndex, encoding: str) -> list[lsp.Inlay
             for h in hints]
 
 
-def to_lsp_document_link(span: tuple[int, int], target: str, tooltip: str, lines: LineIndex, encoding: str) -> lsp.DocumentLink:
+def link_tooltips(capabilities: lsp.ClientCapabilities) -> bool:
+    """The client shows a document link's tooltip (LSP sends one only then)."""
+    td = capabilities.text_document
+    return bool(td and td.document_link and td.document_link.tooltip_support)
+
+
+def to_lsp_document_link(span: tuple[int, int], target: str, tooltip: str | None, lines: LineIndex,
+                         encoding: str) -> lsp.DocumentLink:
     return lsp.DocumentLink(range=to_lsp_range(lines, span, encoding), target=target, tooltip=tooltip or None)
 
 

@@ -193,7 +193,7 @@ async def document_links(ls: "GroophServer", params: lsp.DocumentLinkParams) -> 
     if found is None:
         return None
     graphs = await workspace_features.graphs_by_version(ls.ws) if any(f.graph_ref for f in found) else {}
-    out = []
+    out, tooltips = [], convert.link_tooltips(ls.client_capabilities)
     for link in found:
         target = link.target
         if link.graph_ref is not None:
@@ -202,7 +202,7 @@ async def document_links(ls: "GroophServer", params: lsp.DocumentLinkParams) -> 
         elif target is not None and not target.startswith(("http://", "https://")):
             target = workspace_features.path_uri(target)
         if target is not None:
-            out.append(convert.to_lsp_document_link((link.start, link.end), target, link.tooltip,
+            out.append(convert.to_lsp_document_link((link.start, link.end), target, tooltips and link.tooltip,
                                                     analysis.line_index, ls.encoding))
     return out
 

@@ -16,7 +16,8 @@ from grooph_core.ide.neighbours.outline import neighbour_symbols
 from grooph_core.rules.map.graph_pointers import graph_path
 from grooph_core.source.kinds import NEIGHBOUR_KINDS, Kind
 from grooph_core.source.text import is_number, js_number, value_at
-from grooph_core.workspace.lenses import handoff_counts, loop_brakes_words
+from grooph_core.semantics.brake_words import loop_brakes_words
+from grooph_core.workspace.lenses import handoff_counts
 
 Span = tuple[int, int]
 # The objects `workspace/symbol` finds (issue 17 item 3); the documents themselves too; of the

@@ -10,7 +10,7 @@ from grooph_core.ide.text_marks import (DocumentLink, InlayHint, Token, local_fi
                                         url_links)
 from grooph_core.rules.map.graph_pointers import URL_SCHEME, is_checked_pointer
 from grooph_core.semantics.references import ID_LISTS, ROOT_KIND, Occurrence, accepted_kinds, occurrences_in_part
-from grooph_core.workspace.lenses import loop_brakes_words
+from grooph_core.semantics.brake_words import loop_brakes_words
 
 
 def _s(v: object) -> str | None:
@@ -71,7 +71,7 @@ def _words(kind: str, obj: dict, defs: dict) -> str:
 
 
 def inlay_hints(analysis, start: int, end: int) -> list[InlayHint]:
-    """The hints of the range [start, end]: after each reference (not a layout key, which is a place
+    """The hints placed in the range [start, end]: after each reference (not a layout key, which is a place
     rather than a step of the flow) what it names; before a loop's `stops` its brakes in words. A
     reference to nothing gets none (its diagnostic says so)."""
     if not isinstance(analysis.value, dict):
@@ -84,7 +84,7 @@ def inlay_hints(analysis, start: int, end: int) -> list[InlayHint]:
             continue
         named = _named(defs, o)
         span = sm.value_span(o.pointer)
-        if named is None or not overlaps(span, start, end):
+        if named is None or span is None or not start <= span[1] <= end:
             continue
         out.append(InlayHint(span[1], _words(named[0], named[1], defs), f"the {named[0]} {o.id}"))
     for key, i in parts_in_range(analysis, start, end):
@@ -92,7 +92,7 @@ def inlay_hints(analysis, start: int, end: int) -> list[InlayHint]:
             continue
         loop = analysis.value["loops"][i]
         span = sm.value_span(f"/loops/{i}/stops") if isinstance(loop, dict) else None
-        if overlaps(span, start, end):
+        if span is not None and start <= span[0] <= end:
             out.append(InlayHint(span[0], loop_brakes_words(loop), "the loop's brakes (graph.md §1.5)", before=True))
     return sorted(out, key=lambda h: h.offset)
 

@@ -14,9 +14,9 @@ from grooph_core.source.text import pointer_join
 
 # The status fields that move a card on (workflow.md §1 Status): a status with none of them is final.
 _MOVES_ON = ("on", "always", "after")
-# The references whose hint says where a card goes or who acts (not the `from` lists, which repeat names
-# the reader sees defined nearby).
-_HINTED = ("/target", "/resume_as", "/run/initial", "/by", "/role")
+# The references hinted, by kind: a workflow's that say where a card goes or who acts (not the `from`
+# lists, which repeat names the reader sees defined nearby); every one of a board's (None).
+_HINTED = {"workflow": ("/target", "/resume_as", "/run/initial", "/by", "/role")}
 
 
 def _defined(all_sites: list[NameSite]) -> dict[tuple[str, str], NameSite]:
@@ -79,15 +79,17 @@ def inlay_hints(analysis, start: int, end: int) -> list[InlayHint]:
     """After each reference in the range that says where a card goes or who acts: what it names."""
     every = sites(analysis)
     defined = _defined(every)
+    hinted = _HINTED.get(analysis.kind)
     out = []
-    for s, span in _in_range(analysis, every, start, end):
+    for s, span in _in_range(analysis, every, start - 1, end):  # a closing quote may end at `start`
         if s.defines or (s.kind, s.name) not in defined:
             continue
-        if analysis.kind == "workflow" and not s.pointer.endswith(_HINTED):
+        if hinted is not None and not s.pointer.rstrip("0123456789").rstrip("/").endswith(hinted):
             continue
         words = _words(analysis, s)
-        if words:
-            out.append(InlayHint(span[1], words, f"the {s.kind} {s.name}"))
+        after = analysis.parsed.source_map.value_span(s.pointer)  # past a closing quote
+        if words and after is not None and start <= after[1] <= end:
+            out.append(InlayHint(after[1], words, f"the {s.kind} {s.name}"))
     return sorted(out, key=lambda h: h.offset)
 
 
