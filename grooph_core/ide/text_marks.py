@@ -146,3 +146,46 @@ def parts_in_range(analysis, start: int, end: int) -> list[tuple[str, int | None
                 break
             out.append((key, i))
     return out
+
+
+def pruned_value(analysis, start: int, end: int) -> dict:
+    """The document's value with only what the range [start, end] touches: top-level members outside it
+    left out, a top-level list's items outside it None (its indices, hence pointers, kept), and of a
+    top-level mapping (a workflow's statuses, a board's tasks) only the entries it touches. A kind whose
+    names are read by walking the whole value walks this instead for a screenful."""
+    value = analysis.value
+    if not isinstance(value, dict):
+        return {}
+    out: dict = {}
+    items: dict[str, set[int]] = {}
+    for key, i in parts_in_range(analysis, start, end):
+        if i is not None:
+            items.setdefault(key, set()).add(i)
+            continue
+        v = value[key]
+        out[key] = _entries_in_range(analysis, "/" + pointer_escape(key), v, start, end) if isinstance(v, dict) else v
+    for key, kept in items.items():
+        out[key] = [item if i in kept else None for i, item in enumerate(value[key])]
+    return {k: out[k] for k in value if k in out}  # the document's own order
+
+
+def _entries_in_range(analysis, pointer: str, mapping: dict, start: int, end: int) -> dict:
+    """The entries of a mapping whose extent the range touches, found by bisection over its keys (in text
+    order)."""
+    names = list(mapping)
+
+    class _Ends:
+        def __len__(self):
+            return len(names)
+
+        def __getitem__(self, i):
+            s = analysis.extent(pointer + "/" + pointer_escape(names[i]))
+            return -1 if s is None else s[1]
+
+    out = {}
+    for name in names[bisect_left(_Ends(), start):]:
+        s = analysis.extent(pointer + "/" + pointer_escape(name))
+        if s is not None and s[0] > end:
+            break
+        out[name] = mapping[name]
+    return out

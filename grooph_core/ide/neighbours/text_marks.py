@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import json
 
-from grooph_core.ide.neighbours.names import NameSite, name_span, sites
-from grooph_core.ide.text_marks import DocumentLink, InlayHint, Token, local_file, overlaps, token, url_links
+from grooph_core.ide.neighbours.names import DEFINING_MAPPINGS, SITES, NameSite, name_span
+from grooph_core.ide.text_marks import (DocumentLink, InlayHint, Token, local_file, overlaps, pruned_value, token,
+                                        url_links)
 from grooph_core.source.text import pointer_join
 
 # The status fields that move a card on (workflow.md §1 Status): a status with none of them is final.
@@ -19,8 +20,19 @@ _MOVES_ON = ("on", "always", "after")
 _HINTED = {"workflow": ("/target", "/resume_as", "/run/initial", "/by", "/role")}
 
 
-def _defined(all_sites: list[NameSite]) -> dict[tuple[str, str], NameSite]:
-    return {(s.kind, s.name): s for s in all_sites if s.defines}
+def _defined(analysis) -> set[tuple[str, str]]:
+    """(kind, name) of every name the document defines: the keys of its defining mappings."""
+    return {(kind, name) for kind, base in DEFINING_MAPPINGS.get(analysis.kind, {}).items()
+            for name in _mapping(analysis.value, base)}
+
+
+def _sites(analysis, start: int, end: int | None) -> list[NameSite]:
+    """The name places of the range (of the whole text when `end` is None), walking only the parts of the
+    document it touches."""
+    fn = SITES.get(analysis.kind)
+    if fn is None:
+        return []
+    return fn(analysis.value if end is None else pruned_value(analysis, start, end))
 
 
 def _in_range(analysis, all_sites: list[NameSite], start: int, end: int):
@@ -77,8 +89,8 @@ def _words(analysis, site: NameSite) -> str:
 
 def inlay_hints(analysis, start: int, end: int) -> list[InlayHint]:
     """After each reference in the range that says where a card goes or who acts: what it names."""
-    every = sites(analysis)
-    defined = _defined(every)
+    every = _sites(analysis, start - 1, end)
+    defined = _defined(analysis)
     hinted = _HINTED.get(analysis.kind)
     out = []
     for s, span in _in_range(analysis, every, start - 1, end):  # a closing quote may end at `start`
@@ -96,8 +108,8 @@ def inlay_hints(analysis, start: int, end: int) -> list[InlayHint]:
 def semantic_tokens(analysis, start: int = 0, end: int | None = None) -> list[Token]:
     """Every name in the range coloured by what it names; its definition `declaration`, a reference to
     nothing `deprecated`."""
-    every = sites(analysis)
-    defined = _defined(every)
+    every = _sites(analysis, start, end)
+    defined = _defined(analysis)
     end = len(analysis.text) if end is None else end
     out = [token(span[0], span[1], s.kind, defines=s.defines, unresolved=not s.defines and (s.kind, s.name) not in defined)
            for s, span in _in_range(analysis, every, start, end) if "\n" not in analysis.text[span[0]:span[1]]]
