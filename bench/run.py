@@ -35,7 +35,9 @@ or `json.loads`), the peer for the board (its published schema), the full analys
 a broken one, and through the real server: open -> first diagnostics, a keystroke -> diagnostics, a
 keystroke that breaks the text (an unclosed `[` in the workflow, a stray `"` in the board) and the
 one that repairs it, a hover and a completion in the middle; beside the graph of the same size.
-The first workspace scan (bench/workspace_scan.py, issue 17) runs last (`--workspace N` documents).
+The first workspace scan (bench/workspace_scan.py, issue 17) runs last (`--workspace N` documents), then
+the live picture's redraw, a publish -> the page in headless Chromium has the new picture, at 24k
+(bench/live_picture.py, issue 29; `--no-live-picture` skips it).
 
 It prints one table (ratios ours/peer and ours/floor are of the medians of (a)) and writes every
 figure to bench/results.json (not committed). Timings are wall-clock; the in-process ones are also
@@ -696,6 +698,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--server-root", default=str(ROOT),
                     help="run the server from this checkout (e.g. an older one, for a before/after comparison)")
     ap.add_argument("--no-peer", action="store_true", help="skip the peer")
+    ap.add_argument("--no-live-picture", action="store_true",
+                    help="skip the live picture's redraw (bench/live_picture.py; needs Chromium)")
     ap.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
                     help="clock of the floor/peer/analysis columns and ratios (round trips are always wall)")
     ap.add_argument("--out", default=str(BENCH / "results.json"), help="where to write the figures (JSON)")
@@ -769,6 +773,12 @@ def main(argv: list[str] | None = None) -> int:
 
         print(f"measuring the first scan of a workspace of {documents_in_scan:,} documents ...", file=sys.stderr, flush=True)
         scan = workspace_scan.measure(documents_in_scan, server_root=Path(args.server_root))
+    live = None
+    if not (args.no_server or args.no_live_picture):
+        from bench import live_picture
+
+        print("measuring the live picture's redraw at 24k ...", file=sys.stderr, flush=True)
+        live = live_picture.measure((24_000,), args.repeats or (5 if args.quick else 20))
 
     text = table(results, args.clock) if results else ""
     if results:
@@ -788,6 +798,9 @@ def main(argv: list[str] | None = None) -> int:
     if scan is not None:
         print()
         print(workspace_scan.describe(scan))
+    if live is not None:
+        print()
+        print(live_picture.describe(live))
     report = {
         "command": " ".join([Path(sys.executable).name, "bench/run.py", *(argv if argv is not None else sys.argv[1:])]),
         "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
@@ -806,6 +819,7 @@ def main(argv: list[str] | None = None) -> int:
         "neighbour_results": neighbour_results,
         "neighbour_verdicts": nlines,
         "workspace_scan": scan,
+        "live_picture": live,
     }
     Path(args.out).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     print(f"figures written to {args.out}", file=sys.stderr)

@@ -178,7 +178,14 @@ async def resolve_code_action(ls, action: lsp.CodeAction) -> lsp.CodeAction:
 
 
 async def preview(ls, *args):
+    """The document's picture: written to the cache folder (the answer holds it and the file's path) and
+    served live on the loopback (live_picture.py), whose page the client is asked to open in a browser
+    (`window/showDocument` external; else the address in a message). The answer's `url` is that page."""
     uri, view, theme = (list(args) + [None, None, None])[:3]
+    if uri is None:  # a client that runs a command without arguments (Helix): the document last typed in
+        uri = next((u for u in reversed(ls.store.touched) if _has_picture(ls, u)), None)
+        if uri is None:
+            raise _refuse("grooph.preview: no open document has a picture; open a graph, a map or a workflow.")
     if not isinstance(uri, str):
         raise _refuse("grooph.preview needs the document's URI as its first argument: [uri, view?, theme?].")
     doc = ls.served(uri)
@@ -202,10 +209,12 @@ async def preview(ls, *args):
         path.write_text(svg, encoding="utf-8")
     except OSError as e:
         raise _refuse(f"Cannot write the picture to {folder}: {e.strerror or e}.")
-    caps = ls.client_capabilities.window
-    if caps and caps.show_document and caps.show_document.support:
-        ls.window_show_document(convert.show_document(path.as_uri(), external=False, take_focus=False))
-    return {"svg": svg, "path": str(path)}
+    url = await ls.live.url(uri, view)
+    if ls.shows_documents:
+        ls.window_show_document(convert.show_document(url, external=True, take_focus=False))
+    else:
+        ls.window_show_message(convert.info(f"The live picture of {doc.name} is at {url}"))
+    return {"svg": svg, "path": str(path), "url": url}
 
 
 async def apply_operations(ls, *args):
@@ -264,6 +273,17 @@ def _overlaps(span: tuple[int, int], start: int, end: int) -> bool:
 def _kind_matches(ours: str, requested: str) -> bool:
     """LSP kinds are hierarchical: `source.fixAll` asks for `source.fixAll.grooph` too."""
     return ours == requested or ours.startswith(requested + ".")
+
+
+def _has_picture(ls, uri: str) -> bool:
+    """An open document of a kind that has a picture (`picture.DRAWN`)."""
+    from grooph_core.picture import DRAWN
+
+    doc = ls.served(uri)
+    if doc is None:
+        return False
+    done = ls.scheduler.current(doc)  # not analysed yet: the command says what it finds
+    return done is None or done.analysis is None or done.analysis.kind in DRAWN
 
 
 def _refuse(message: str) -> Exception:

@@ -272,15 +272,27 @@ COMPLETION_KINDS = {
 }
 
 
-def to_lsp_completions(found, lines: LineIndex, encoding: str, capabilities: lsp.ClientCapabilities) -> lsp.CompletionList:
-    """Core completions, in their order (`sort_text`), as the client can take them: a snippet when it
-    supports snippets and the completion has one, documentation in its markup; inside a string, the edit
-    starts after the quote already typed (`Completion.client_edit`)."""
+def insert_replace_support(capabilities: lsp.ClientCapabilities) -> bool:
+    td = capabilities.text_document
+    item = td.completion.completion_item if td and td.completion else None
+    return bool(item and item.insert_replace_support)
+
+
+def to_lsp_completions(found, offset: int, lines: LineIndex, encoding: str,
+                       capabilities: lsp.ClientCapabilities) -> lsp.CompletionList:
+    """Core completions at the cursor `offset`, in their order (`sort_text`), as the client can take
+    them: a snippet when it supports snippets and the completion has one, documentation in its markup;
+    an `InsertReplaceEdit` when it announced `insertReplaceSupport`, else a `TextEdit` whose text never
+    repeats what stands after the cursor (`Completion.client_edit`: clients that insert at the cursor
+    instead of applying the range get valid text too)."""
     items = []
     formats = completion_formats(capabilities)
     snippets = snippet_support(capabilities)
+    ranges = insert_replace_support(capabilities)
     for n, c in enumerate(found):
-        edit = c.client_edit(lines.text)
+        edit = c.client_edit(lines.text, offset, ranges=ranges)
+        new_text = edit.snippet if snippets and edit.snippet else edit.text
+        replace = to_lsp_range(lines, edit.span, encoding)
         items.append(lsp.CompletionItem(
             label=c.label,
             kind=COMPLETION_KINDS.get(c.kind, lsp.CompletionItemKind.Value),
@@ -288,8 +300,9 @@ def to_lsp_completions(found, lines: LineIndex, encoding: str, capabilities: lsp
             documentation=(markup(c.documentation, formats) if formats else plain(c.documentation)) if c.documentation else None,
             sort_text=f"{n:04d}",
             filter_text=edit.filter_text or None,
-            text_edit=lsp.TextEdit(range=to_lsp_range(lines, edit.span, encoding),
-                                   new_text=edit.snippet if snippets and edit.snippet else edit.text),
+            text_edit=lsp.InsertReplaceEdit(new_text=new_text, replace=replace,
+                                            insert=to_lsp_range(lines, (edit.span[0], edit.insert_end), encoding))
+            if ranges else lsp.TextEdit(range=replace, new_text=new_text),
             insert_text_format=lsp.InsertTextFormat.Snippet if snippets and edit.snippet else None,
             additional_text_edits=[lsp.TextEdit(range=to_lsp_range(lines, (c.comma_at, c.comma_at), encoding), new_text=",")]
             if c.comma_at is not None else None,

@@ -79,6 +79,7 @@ class DocumentStore:
         self.docs: dict[str, OpenDocument] = {}
         self.resolver_for = _resolver_for  # uri -> graph resolver; the workspace lays open texts over files
         self.generation: dict[str, int] = {}  # uri -> count of changes outside its text (a map's graph file)
+        self.touched: list[str] = []  # open uris, the one last opened or changed last (a command without a uri)
 
     def forget(self, uri: str) -> None:
         """An input outside the text changed (a map's graph file): the analysis of this version is stale."""
@@ -87,10 +88,19 @@ class DocumentStore:
     def open(self, uri: str, text: str, version: int, language_id: str = "") -> OpenDocument:
         doc = OpenDocument(uri, text, version, language_id)
         self.docs[uri] = doc
+        self._touch(uri)
         return doc
 
     def close(self, uri: str) -> None:
         self.docs.pop(uri, None)
+        if uri in self.touched:
+            self.touched.remove(uri)
+
+    def _touch(self, uri: str) -> None:
+        if not self.touched or self.touched[-1] != uri:
+            if uri in self.touched:
+                self.touched.remove(uri)
+            self.touched.append(uri)
 
     def get(self, uri: str) -> OpenDocument | None:
         return self.docs.get(uri)
@@ -119,6 +129,7 @@ class DocumentStore:
             text = new_text
         doc.set_text(text, lines)
         doc.version = version
+        self._touch(uri)
         return doc
 
 

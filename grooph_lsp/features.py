@@ -156,7 +156,7 @@ async def completion(ls: "GroophServer", params: lsp.CompletionParams) -> lsp.Co
     found = await _light(ls, analysis, analysis.document_kind.complete, analysis, offset)
     if found is None:
         return None
-    return convert.to_lsp_completions(found, analysis.line_index, ls.encoding, ls.client_capabilities)
+    return convert.to_lsp_completions(found, offset, analysis.line_index, ls.encoding, ls.client_capabilities)
 
 
 # --- what the editor draws into the text (issue 31 items 3, 5, 6): inlay hints, links, semantic tokens ------

@@ -43,6 +43,12 @@ async def initialized(ls: "GroophServer", params: lsp.InitializedParams) -> None
     await ls.ws.initialized()
 
 
+async def shutdown(ls: "GroophServer", params: Any = None) -> None:
+    """Close the live picture's port and its pages' sockets (live_picture.py), when it was started."""
+    if ls.live_if_started is not None:
+        await ls.live_if_started.close()
+
+
 async def did_change_configuration(ls: "GroophServer", params: lsp.DidChangeConfigurationParams) -> None:
     settings = params.settings
     before = ls.settings
@@ -54,6 +60,8 @@ async def did_change_configuration(ls: "GroophServer", params: lsp.DidChangeConf
         ls.revalidate_all()
     if ls.settings.inlay_hints != before.inlay_hints:
         ls.refresh_inlay_hints()
+    if ls.live_if_started is not None and ls.settings.preview_theme != before.preview_theme:
+        ls.live_if_started.theme_changed()
     await ls.ws.settings_changed(before)
 
 
@@ -89,6 +97,8 @@ async def did_close(ls: "GroophServer", params: lsp.DidCloseTextDocumentParams) 
     ls.fix_checks.forget(uri)
     ls.token_results.pop(uri, None)
     ls.store.close(uri)
+    if ls.live_if_started is not None:
+        ls.live_if_started.closed(uri)
     if not ls.pull:
         ls.publish_diagnostics(convert.publish(uri, []))
     await ls.ws.did_close(params)

@@ -112,6 +112,31 @@ class GroophServer(LanguageServer):
         self.store.resolver_for = self.ws.resolver_for
         # each open document's last semantic tokens (result id, data), which a delta request is answered from
         self.token_results: dict[str, tuple[str, list[int]]] = {}
+        self._live = None  # the live picture's pages (live_picture.py), made on the first preview
+
+    @property
+    def live(self):
+        """The live picture (aiohttp is imported only when a preview is first asked for)."""
+        if self._live is None:
+            from grooph_lsp.live_picture import LivePicture
+
+            self._live = LivePicture(self)
+        return self._live
+
+    @property
+    def live_if_started(self):
+        """The live picture when a preview started it, else None."""
+        return self._live
+
+    @property
+    def shows_documents(self) -> bool:
+        """The client answers `window/showDocument`."""
+        caps = self.client_capabilities.window
+        return bool(caps and caps.show_document and caps.show_document.support)
+
+    def watched(self, uri: str) -> bool:
+        """A live picture of the document is open (its changes are analysed even for a pulling client)."""
+        return self._live is not None and self._live.watches(uri)
 
     # --- helpers used by the handlers -------------------------------------------------------
     @property
@@ -167,6 +192,8 @@ class GroophServer(LanguageServer):
             return  # after shutdown the client reads nothing more (and stdout may be closed)
         if current:
             self.fix_checks.start(doc, result, export=snap.key[2])
+            if self._live is not None and result.analysis is not None:
+                self._live.published(snap.uri, result.analysis)
         if self.pull:
             return
         if current and result.analysis is not None:
@@ -182,7 +209,7 @@ class GroophServer(LanguageServer):
 
     def schedule(self, doc: OpenDocument, delay_ms: int | None = None) -> None:
         """Validate the document: at once (`delay_ms` 0), or after the scheduler's wait for a change."""
-        if self.pull:
+        if self.pull and not self.watched(doc.uri):
             return
         if delay_ms == 0:
             self.scheduler.now(doc)
@@ -226,6 +253,7 @@ class GroophServer(LanguageServer):
 FEATURES: list[tuple[str, Callable[..., Any], Any]] = [
     (lsp.INITIALIZE, lifecycle.initialize, None),
     (lsp.INITIALIZED, lifecycle.initialized, None),
+    (lsp.SHUTDOWN, lifecycle.shutdown, None),
     (lsp.WORKSPACE_DID_CHANGE_CONFIGURATION, lifecycle.did_change_configuration, None),
     (lsp.TEXT_DOCUMENT_DID_OPEN, lifecycle.did_open, None),
     (lsp.TEXT_DOCUMENT_DID_CHANGE, lifecycle.did_change, None),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -45,6 +46,9 @@ def sidecar(path: Path) -> dict | None:
 # Where programs the tests start put caches, data, state and settings (the server's previews, Neovim's
 # log, pip's cache, a browser's profile): a temp folder for the session, never the user's home.
 SESSION_XDG = ("XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME")
+# npm keeps its cache and its logs in ~/.npm, not under XDG: the npm the tests start (the VS Code
+# extension's build) keeps them in a temp folder that outlives the session, so `npm ci` finds it warm.
+NPM_CACHE = Path(tempfile.gettempdir()) / "grooph-tests" / "npm-cache"
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -54,10 +58,17 @@ def nothing_written_into_home(tmp_path_factory: pytest.TempPathFactory):
     home = Path.home()
     before = home_guard.snapshot(home)
     base = tmp_path_factory.mktemp("xdg")
-    saved = {name: os.environ.get(name) for name in (*SESSION_XDG, "PIP_CONFIG_FILE")}
+    saved = {name: os.environ.get(name) for name in (*SESSION_XDG, "PIP_CONFIG_FILE", "npm_config_cache", "RUSTUP_HOME")}
     user_pip_config = Path(os.environ.get("XDG_CONFIG_HOME") or home / ".config") / "pip" / "pip.conf"
     for name in SESSION_XDG:
         os.environ[name] = str(base / name.lower())
+    if not saved["npm_config_cache"]:
+        os.environ["npm_config_cache"] = str(NPM_CACHE)
+    if not saved["RUSTUP_HOME"]:
+        # rustup's rustc and cargo (pip runs `rustc --version` for its user agent, the engine oracle's build
+        # runs cargo) read ~/.rustup and make it under another HOME (an empty one): they are told where the
+        # installed toolchains are, or an empty folder of the session's when there are none
+        os.environ["RUSTUP_HOME"] = str(home_guard.installed_rustup_home() or base / "rustup")
     if user_pip_config.is_file() and not saved["PIP_CONFIG_FILE"]:
         os.environ["PIP_CONFIG_FILE"] = str(user_pip_config)  # pip still reads where packages come from
     yield base

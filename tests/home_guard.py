@@ -11,6 +11,8 @@ folder by its modification time and size.
 from __future__ import annotations
 
 import os
+import pwd
+import shutil
 from pathlib import Path
 
 WATCHED_TREES = (".cache", ".config", ".local")
@@ -68,3 +70,26 @@ def changes(before: Snapshot, after: Snapshot) -> list[str]:
     for path in sorted(before.keys() - after.keys()):
         lines.append(f"removed: {path}")
     return lines
+
+
+def _is_rustup(program: str | None) -> bool:
+    """The program is rustup's proxy (the cargo and rustc rustup installs are links to rustup)."""
+    return program is not None and Path(program).resolve().name.startswith("rustup")
+
+
+def installed_rustup_home() -> Path | None:
+    """Where rustup keeps the installed toolchains, whatever HOME says: $RUSTUP_HOME when set, else `.rustup`
+    beside the `.cargo` whose bin/ holds the rustc on PATH, else in the account's own home. None when rustc
+    is not rustup's, or no toolchain is found."""
+    if os.environ.get("RUSTUP_HOME"):
+        return Path(os.environ["RUSTUP_HOME"])
+    rustc = shutil.which("rustc")
+    if not _is_rustup(rustc):
+        return None
+    bin_dir = Path(rustc).parent
+    candidates = [bin_dir.parent.parent / ".rustup"] if bin_dir.parent.name == ".cargo" else []
+    try:
+        candidates.append(Path(pwd.getpwuid(os.getuid()).pw_dir) / ".rustup")
+    except KeyError:
+        pass
+    return next((c for c in candidates if (c / "toolchains").is_dir()), None)

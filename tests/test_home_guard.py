@@ -4,9 +4,12 @@ write into a watched place of ~ is told (tests/home_guard.py)."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from tests import home_guard
 
@@ -20,6 +23,24 @@ def test_programs_the_tests_start_cache_outside_home():
     assert home not in Path(out).resolve().parents, out
     for name in ("XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME"):
         assert home not in Path(os.environ[name]).resolve().parents, (name, os.environ[name])
+
+
+@pytest.mark.skipif(shutil.which("npm") is None, reason="npm is not installed")
+def test_npm_the_tests_start_keeps_its_cache_and_logs_outside_home():
+    """npm writes its cache and a log of every run into ~/.npm unless told otherwise: in a test session
+    it is told a temp folder (tests/conftest.py), for every npm the tests start."""
+    out = subprocess.run(["npm", "config", "get", "cache"], capture_output=True, text=True, timeout=60,
+                         check=True, stdin=subprocess.DEVNULL).stdout.strip()
+    assert Path.home().resolve() not in Path(out).resolve().parents, out
+
+
+@pytest.mark.skipif(home_guard.installed_rustup_home() is None, reason="no rustup toolchain is installed")
+def test_rustc_the_tests_start_finds_the_installed_toolchain_whatever_home_says():
+    """rustup's rustc reads ~/.rustup unless told: in a test session it is told where the toolchains are
+    (tests/conftest.py), so pip's `rustc --version` and the engine oracle's cargo work, and make no
+    ~/.rustup, under an empty HOME too."""
+    done = subprocess.run(["rustc", "--version"], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0 and done.stdout.startswith("rustc "), done.stderr[-800:]
 
 
 def test_the_guard_sees_a_file_written_deep_in_the_cache(tmp_path: Path):

@@ -73,6 +73,7 @@ def usage_error(name: str, what: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    escape_what_cannot_be_encoded()
     try:
         return _main(argv)
     except KeyboardInterrupt:
@@ -82,6 +83,20 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as e:  # cli.md §0.2: an unexpected failure is a message and exit 2, never a trace
         sys.stderr.write(f"grooph: unexpected failure: {type(e).__name__}: {e}\n")
         return 2
+
+
+def escape_what_cannot_be_encoded() -> None:
+    """Every output writes a character its stream cannot encode as its escape (docs/bad-input.md, "Lone
+    surrogate"): a lone surrogate a document's text escapes (`"\\ud800"`, valid JSON) reads into a key or
+    a value that messages, reports and listings quote, and UTF-8 cannot hold it. Written `\\ud800`, it is
+    in a JSON report the JSON escape of the same character, in text what the file says; never a failure."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):  # a closed or detached stream: nothing is written to it anyway
+                pass
 
 
 def _main(argv: list[str]) -> int:

@@ -156,6 +156,11 @@ class DocumentKind(ABC):
         """The SVG picture, a `Refused` saying which fault keeps it from being drawn, or None (no picture)."""
         return None
 
+    def picture_target(self, analysis, mark: str, ident: str) -> tuple[int, int] | None:
+        """Where the object a picture marks `data-<mark>="<ident>"` is defined (its id's span), or None
+        (`picture.marks`: a click on the live picture reveals it)."""
+        return None
+
     def command_refusal(self, command: str, arg: str) -> str | None:
         """Why the command line's `command` does not take the file `arg` of this kind, or None when it
         does (every command takes a graph or a map)."""

@@ -321,18 +321,18 @@ class _Walk:
         if len(v) > len(t.fields):
             self.add(p, f"{name}: trailing characters (a {t.title} has {len(t.fields)} fields)", problem="size")
             return v
-        for f in t.fields[len(v):]:
-            if f.required:
-                self.add(p, f"{name}: invalid length {len(v)}, expected struct {t.title} with {len(t.fields)} "
-                         "elements", problem="size")
-                return v
         for i, (f, x) in enumerate(zip(t.fields, v)):
             if not (f.nullable and x is None):
                 self.check(f.type, x, f"{p}/{i}", f.name, depth + 1, f.flattened)
+        # serde's length: the place of the first field left out that has no default
+        missing = next((i for i, f in enumerate(t.fields) if i >= len(v) and f.required), None)
+        if missing is not None:
+            self.add(p, f"{name}: invalid length {missing}, expected struct {t.title} with {len(t.fields)} elements "
+                     f"(the field {t.fields[missing].name} is not written)", problem="size")
         return v
 
     def object(self, t: ObjectType, v: Any, p: str, name: str, depth: int, flat: bool = False) -> Any:
-        if type(v) is list and not self.yaml and p:
+        if type(v) is list and not self.yaml:  # a board itself too
             return self.fields_in_order(t, v, p, name, depth)
         if type(v) is not dict:
             if self.empty(p, v):
@@ -521,6 +521,28 @@ def field_at(root: ObjectType, pointer: str):
         if t is None:
             return None
     return f
+
+
+def skipped_at(root: ObjectType, path: list[str]) -> bool:
+    """True when serde skips the value at `path` (keys and indices) unread: it stands under a key its struct
+    does not have (`ignore_value`; a struct written as an array counts its fields by place)."""
+    t: TypeDesc | None = root
+    for seg in path:
+        if isinstance(t, AltType):  # Names, Action, a unit enum's object form: the collection form
+            t = next((o for o in t.options if isinstance(o, (ObjectType, ArrayType, RecordType))), None)
+        if isinstance(t, ObjectType):
+            if seg.isdigit():  # the struct written as an array, or a key that is a number (never a field)
+                f = t.fields[int(seg)] if int(seg) < len(t.fields) else None
+            else:
+                f = t.by_name.get(seg)
+                if f is None:
+                    return True
+            t = f.type if f is not None else None
+        elif isinstance(t, (ArrayType, RecordType)):
+            t = t.item if isinstance(t, ArrayType) else t.value
+        else:
+            return False  # a JSON value (read whole), a scalar, or no type: not skipped
+    return False
 
 
 def null_reading(f, yaml: bool) -> str:

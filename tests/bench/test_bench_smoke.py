@@ -42,7 +42,7 @@ def test_clean_documents_have_no_errors_and_faulty_ones_have_the_planted_faults(
 
 def test_a_tiny_run_writes_the_table_and_every_measure(tmp_path, capsys):
     out = tmp_path / "results.json"
-    argv = ["--sizes", "2000", "--kinds", "graph", "--repeats", "2", "--out", str(out)]
+    argv = ["--sizes", "2000", "--kinds", "graph", "--repeats", "2", "--no-live-picture", "--out", str(out)]
     peer_ready = shutil.which("node") is not None and (BENCH / "node_modules" / "vscode-json-languageservice").is_dir()
     if not peer_ready:
         argv.append("--no-peer")
@@ -115,3 +115,8 @@ def test_a_short_run_of_every_other_section_produces_its_figures(tmp_path, capsy
     scan = report["workspace_scan"]
     assert scan["documents"] == 12 and scan["published"] >= 1 and scan["server_cpu_s"] >= 0
     assert "first workspace scan of 12 documents" in printed
+    live = report["live_picture"]  # issue 29: a publish -> the page in Chromium has the new picture
+    if "skipped" not in live:
+        row = live["24000"]
+        assert row["dom_ms"]["n"] == row["drawn_ms"]["n"] == 2 and row["server_part_ms"]["n"] >= 2
+        assert row["csp_or_script_errors"] == [] and "live picture (issue 29)" in printed

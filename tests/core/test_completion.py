@@ -64,10 +64,11 @@ def test_inside_a_string_the_client_edit_starts_after_the_typed_quote():
         offset = text.index(typed) + len(typed.rstrip('"'))
         a = analyze(text, name="x.grooph.json")
         c = next(c for c in complete_at(a, offset) if c.label == label)
-        given = c.client_edit(text)
+        given = c.client_edit(text, offset)
         assert text[given.span[0] - 1] == '"' and given.span[0] <= offset <= given.span[1]
         assert given.filter_text == label and given.filter_text.startswith(text[given.span[0]:offset])
         assert apply_edits(text, [TextEdit(*given.span, given.text)]) == apply_edits(text, [TextEdit(*c.span, c.insert_text)])
     outside = '{"grooph": 0, "id": "g", "name": "G", "version": 1, "nodes": [], "edges": [], "loops": [] }'
     c = complete_at(analyze(outside, name="x.grooph.json"), len(outside) - 1)[0]
-    assert c.client_edit(outside) == (c.span, c.insert_text, c.snippet, c.filter_text)  # nothing typed yet: its own quotes
+    given = c.client_edit(outside, len(outside) - 1)
+    assert given == (c.span, len(outside) - 1, c.insert_text, c.snippet, c.filter_text)  # nothing typed yet: its own quotes

@@ -93,6 +93,25 @@ def test_add_status_flow_style():
     assert apply_edits(FLOW, list(titles["Change to done"].edits)) == FLOW.replace("target: doen", "target: done")
 
 
+@pytest.mark.parametrize("empty, filled", [
+    ("statuses: {}\n", "statuses: {ready: {}}\n"),
+    ("statuses: { }  # none yet\n", "statuses: {ready: {} }  # none yet\n"),
+    ("statuses: {\n}\n", "statuses: {ready: {}\n}\n"),
+])
+def test_add_status_to_an_empty_flow_mapping(empty, filled):
+    """The first status of `statuses: {}` (a workflow being started): the entry alone, no separator
+    before it, and the result reads with the status (issue 30 item 8)."""
+    text = f"initial: [{{target: ready}}]\n{empty}dispatch: {{tick: 30, start: start}}\n"
+    a = analyze_neighbour(text, KINDS["workflow"])
+    (issue,) = [i for i in a.issues if i.severity == "error"]
+    assert issue.code == "E_WF_UNKNOWN_STATUS"
+    (fix,) = [f for f in neighbour_fixes(a, [issue]) if f.title == "Add status ready"]
+    new = apply_edits(text, list(fix.edits))
+    assert new == text.replace(empty, filled)
+    after = analyze_neighbour(new, a.neighbour)
+    assert [i for i in after.issues if i.severity == "error"] == [] and after.value["statuses"] == {"ready": {}}
+
+
 def test_add_status_refuses_a_list():
     a = analyze_neighbour("statuses: [a]\ninitial: [{target: b}]\n", KINDS["workflow"])
     with pytest.raises(Refused, match="list"):

@@ -257,6 +257,30 @@ function scenarios.preview(bufnr)
   step('picture', path and read_file(path) or vim.NIL)
 end
 
+--- :GroophPreview with the server running: the live page. What the server asked Neovim to show
+--- (window/showDocument, recorded instead of opening a browser) and what the plugin opened itself.
+function scenarios.live_preview(bufnr, uri)
+  local shown, opened = {}, {}
+  vim.lsp.handlers['window/showDocument'] = function(_, params)
+    table.insert(shown, params)
+    return { success = true }
+  end
+  require('grooph').config.preview.open = function(path)
+    table.insert(opened, path)
+  end
+  wait_diagnostics(uri, 0, function()
+    return true
+  end)
+  local done, url, err = false, nil, nil
+  require('grooph.preview').run(bufnr, plan.view ~= vim.NIL and plan.view or nil, function(u, e)
+    done, url, err = true, u, e
+  end)
+  vim.wait(TIMEOUT, function()
+    return done and (#shown > 0 or #opened > 0)
+  end, 20)
+  step('live', { done = done, url = url or vim.NIL, error = err or vim.NIL, shown = shown, opened = opened })
+end
+
 --- :GroophPreview as a command, to see that it exists and refuses a wrong argument clearly.
 function scenarios.preview_command(bufnr)
   local ok, message = pcall(vim.cmd, 'GroophPreview diagonal')

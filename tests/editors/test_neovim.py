@@ -296,10 +296,14 @@ def test_missing_server_is_explained(tmp_path: Path):
     assert "pipx install /path/to/grooph-lsp" in missing[0] and "cmd = {" in missing[0], missing[0]
 
 
+# `preview = { live = false }`: the picture file of `grooph image` (the live page: test_neovim_live_picture.py)
+NO_LIVE_SETUP = {"cmd": SERVER_CMD, "grooph_cmd": GROOPH_CMD, "settings": {"debounceMs": 50}, "preview": {"live": False}}
+
+
 def test_preview_draws_the_picture_with_grooph_image(tmp_path: Path):
     doc = tmp_path / "review.grooph.json"
     doc.write_text(DANGLING, "utf-8")
-    r = run_nvim(tmp_path, "preview", doc)
+    r = run_nvim(tmp_path, "preview", doc, setup=NO_LIVE_SETUP)
     preview = r["preview"]
     assert preview["error"] is None, (preview, r["notifications"])
     assert preview["path"].endswith(".svg") and preview["opened"] == preview["path"]
@@ -315,7 +319,7 @@ def test_preview_of_a_map_in_the_sequence_view(tmp_path: Path):
         pytest.skip("no valid map fixture yet")
     doc = tmp_path / maps[0].name
     shutil.copyfile(maps[0], doc)
-    r = run_nvim(tmp_path, "preview", doc, view="sequence")
+    r = run_nvim(tmp_path, "preview", doc, view="sequence", setup=NO_LIVE_SETUP)
     preview = r["preview"]
     assert preview["error"] is None, (preview, r["notifications"])
     direct = grooph("image", doc.name, "--view", "sequence", "--theme", "auto", cwd=tmp_path).stdout

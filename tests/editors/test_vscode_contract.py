@@ -4,7 +4,8 @@ and the initializationOptions it sends are accepted by `grooph-lsp`, and the ext
 the right thing of the server's answers (a picture; "applied N operations" with the new ids).
 
 VS Code cannot run here, so the extension's own functions (editors/vscode/out/src/core/*.js, built by
-`npm run compile`) are called under node and their output is sent by pytest-lsp's client.
+`npm run compile`, which tests/editors/vscode_build.py runs once per session) are called under node and
+their output is sent by pytest-lsp's client.
 """
 
 from __future__ import annotations
@@ -19,13 +20,10 @@ import pytest_lsp
 from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from tests.conftest import ROOT
+from tests.editors.vscode_build import CORE, compiled
 from tests.lsp.conftest import diagnostics_for, dumps, open_text, push_capabilities
 
-EXTENSION = ROOT / "editors" / "vscode"
-CORE = EXTENSION / "out" / "src" / "core"
 NODE = shutil.which("node")
-NPM = shutil.which("npm")
 
 GRAPH = {
     "grooph": 0, "id": "g", "name": "G", "version": 1,
@@ -39,22 +37,14 @@ GRAPH = {
 OPS_TEXT = '[{"op": "addNode", "kind": "human-gate", "name": "Approve"}]'
 
 
-def _compiled() -> bool:
-    """The extension's compiled core, building it when node_modules is there but out/ is not."""
-    if (CORE / "commandArgs.js").exists():
-        return True
-    if NPM and (EXTENSION / "node_modules").exists():
-        subprocess.run([NPM, "run", "compile"], cwd=EXTENSION, capture_output=True, timeout=600)
-    return (CORE / "commandArgs.js").exists()
-
-
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is needed to run the VS Code extension's code")
 
 
 def node(script: str, payload: object) -> dict:
     """Runs `script` under node with the extension's core modules as `args` and `page`, `input` = payload."""
-    if not _compiled():
-        pytest.fail("the extension is not built: cd editors/vscode && npm ci && npm run compile")
+    why = compiled()
+    if why:
+        pytest.fail(why)
     prelude = (
         f"const args = require({json.dumps(str(CORE / 'commandArgs.js'))});"
         f"const page = require({json.dumps(str(CORE / 'previewHtml.js'))});"

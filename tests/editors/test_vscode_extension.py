@@ -16,22 +16,13 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
+from tests.editors.vscode_build import EXTENSION, NPM, npm
 
-EXTENSION = ROOT / "editors" / "vscode"
-NPM = shutil.which("npm")
 NODE = shutil.which("node")
 
 pytestmark = pytest.mark.skipif(
     NPM is None or NODE is None, reason="node and npm are needed to build the VS Code extension (Node 20+)"
 )
-
-
-def npm(*args: str, timeout: int = 600) -> subprocess.CompletedProcess:
-    proc = subprocess.run(
-        [NPM, *args], cwd=EXTENSION, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL
-    )
-    assert proc.returncode == 0, f"npm {' '.join(args)} failed ({proc.returncode}):\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}"
-    return proc
 
 
 def test_extension_builds_lints_and_passes_its_unit_tests():

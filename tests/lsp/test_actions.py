@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from lsprotocol import types as lsp
+from lsprotocol.converters import get_converter
 from pygls.exceptions import JsonRpcException
 
 from grooph_core.ide.text_edits import TextEdit, apply_edits
@@ -14,6 +15,7 @@ from tests.lsp.conftest import change_text, diagnostics_for, dumps, open_text, w
 from tests.lsp.docs import CLEAN, DANGLING, STUDIO_MAP, W, END, graph
 
 DOC = lsp.TextDocumentIdentifier
+WIRE = get_converter()
 
 
 def _offset(text: str, pos: lsp.Position) -> int:
@@ -128,7 +130,9 @@ async def test_preview_returns_svg_and_writes_only_to_the_cache(client, tmp_path
     assert result["svg"].startswith("<svg") and "Planner" in result["svg"]
     path = Path(result["path"])
     assert path.exists() and tmp_path not in path.parents
-    assert client.shown_documents and client.shown_documents[-1].uri == path.as_uri()
+    # the client is asked to open the live page (issue 29 item 4; tests/lsp/test_live_picture_server.py)
+    assert client.shown_documents and client.shown_documents[-1].uri == result["url"]
+    assert client.shown_documents[-1].external is True and result["url"].startswith("http://127.0.0.1:")
     assert sorted(p.name for p in tmp_path.iterdir()) == []  # nothing beside the user's files
 
 
@@ -155,3 +159,21 @@ async def test_actions_are_not_repeated_and_one_is_preferred_per_diagnostic(clie
     for d in diags:
         named = await _actions(client, uri, d, only=["quickfix"])
         assert sum(1 for a in named if a.is_preferred) <= 1
+
+
+async def test_resolving_an_action_that_is_not_ours_hands_it_back_unchanged(client, tmp_path):
+    """`codeAction/resolve` of an action without our data (one another extension's provider made, with
+    neither data nor an edit, or with data of its own, or with its edit already) returns it as it came:
+    never an internal error (issue 30 item 8)."""
+    uri = (tmp_path / "d.grooph.json").as_uri()
+    open_text(client, uri, dumps(DANGLING))
+    await diagnostics_for(client, uri)
+    edit = lsp.WorkspaceEdit(changes={uri: [lsp.TextEdit(range=lsp.Range(start=lsp.Position(line=0, character=0),
+                                                                         end=lsp.Position(line=0, character=0)),
+                                                         new_text="")]})
+    for action in (lsp.CodeAction(title="Sort imports", kind=lsp.CodeActionKind.Source),
+                   lsp.CodeAction(title="Explain", kind=lsp.CodeActionKind.QuickFix, data={"provider": "another"}),
+                   lsp.CodeAction(title="Tidy", kind=lsp.CodeActionKind.QuickFix, edit=edit),
+                   lsp.CodeAction(title="Tidy", edit=edit, data={"uri": uri, "version": 1, "issue": 0})):
+        resolved = await client.code_action_resolve_async(action)
+        assert WIRE.unstructure(resolved) == WIRE.unstructure(action)

@@ -20,6 +20,7 @@ from tests.lsp.stdio_client import StdioServer, editor_capabilities
 
 TABLE = ROOT / "docs" / "bad-input.md"
 G = '{"grooph": 0, "id": "g", "name": "G", "version": 1, "nodes": [], "edges": [], "loops": []%s}'
+B = '{"slug": "b", "root": "/b", "tasks": {"t": {"id": "t", "title": "T", "lane": "todo", "workspace": {"kind": "dir"}, "b\\ud800ody": "x"}}}'
 CODE = re.compile(r"\b[EW]_[A-Z_]+\b")
 
 # Row name -> (file name, the file's bytes for the command line, the editor's text for the server).
@@ -39,6 +40,7 @@ EXAMPLES: dict[str, tuple[str, bytes | None, str]] = {
     "Control character in a string": ("cc.grooph.json", (G % ', "x": "a\x00b"').encode(), G % ', "x": "a\x00b"'),
     "NUL outside a string": ("z.grooph.json", (G % "\x00").encode(), G % "\x00"),
     "Escaped NUL, lone surrogate": ("s.grooph.json", (G % ', "x": "a\\u0000\\ud800"').encode(), G % ', "x": "a\\u0000\\ud800"'),
+    "Lone surrogate (the rule for every kind)": ("s.board.json", B.encode(), B),
     "Invalid escape": ("i.grooph.json", (G % ', "x": "\\x41"').encode(), G % ', "x": "\\x41"'),
     "Not UTF-8": ("u.grooph.json", (G % ', "x": "caf\xe9"').encode("latin-1"), G % ', "x": "caf\ufffd"'),
     "Too large": ("l.grooph.json", None, G % (', "x": "' + "x" * 5_000_000 + '"')),

@@ -68,6 +68,28 @@ async def test_workflow_keys_on_a_half_typed_line(client, tmp_path):
     assert parse_yaml(_choose(text, items[1])).value == parse_yaml(WORKFLOW).value
 
 
+CAPACITY = "    - {name: two at a time, scope: board, counts: runs, max: 2}\n"
+
+
+async def test_a_key_completed_in_a_flow_mapping_before_a_key_is_followed_by_one_comma_and_space(client, tmp_path):
+    """A key chosen in a YAML flow mapping where another key follows: the line reads as typed by hand,
+    `key: value, next: …` (one comma, one space), and the document reads with both keys (issue 30 item 8)."""
+    cases = [("    - {| name: x}\n", "scope", "    - {scope: global, name: x}\n"),
+             ("    - {name: x, | scope: board}\n", "counts", "    - {name: x, counts: runs, scope: board}\n"),
+             ("    - {name: x,| scope: board}\n", "counts", "    - {name: x, counts: runs, scope: board}\n")]
+    for n, (line, label, expected) in enumerate(cases):
+        marked = WORKFLOW.replace(CAPACITY, line)
+        text, items = await _complete(client, tmp_path, f"flow{n}.workflow.yaml", marked, "yaml")
+        after = _choose(text, next(i for i in items if i.label == label))
+        assert after == text.replace(line.replace("|", ""), expected), line
+        assert label in parse_yaml(after).value["dispatch"]["capacity"][0]
+    # a status named by a target and not defined yet, before the one written
+    marked = "initial: [{target: ready}, {target: review}]\nstatuses: {| ready: {}}\ndispatch: {tick: 30, start: start}\n"
+    text, items = await _complete(client, tmp_path, "names.workflow.yaml", marked, "yaml")
+    (review,) = items
+    assert _choose(text, review) == text.replace("{ ready: {}}", "{review: {}, ready: {}}")
+
+
 async def test_workflow_key_completion_as_a_snippet(raw_client, tmp_path):
     from tests.lsp.conftest import push_capabilities, start
 

@@ -110,9 +110,10 @@ async function startClient(): Promise<void> {
         return [...edits, vscode.TextEdit.setEndOfLine(vscode.EndOfLine.LF)];
       },
       window: {
-        // The server asks to show the picture file after `grooph.preview`; the webview shows it.
+        // The server asks to open its live picture page in a browser after `grooph.preview` (other
+        // editors show it so); VS Code shows the picture in its own webview instead.
         showDocument: async (params: ShowDocumentParams, next) => {
-          if (previews.rendering && params.uri.toLowerCase().endsWith(".svg")) {
+          if (previews.rendering && params.external && params.uri.startsWith("http://127.0.0.1:")) {
             return { success: true } satisfies ShowDocumentResult;
           }
           const result = await next(params, new vscode.CancellationTokenSource().token);

@@ -9,6 +9,7 @@ from the text around the cursor (JSON strings never span lines) and the tolerant
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -31,27 +32,72 @@ class Completion:
     snippet: str | None = None  # the same insertion with a tab stop inside the value, for clients that take snippets
     comma_at: int | None = None  # where a comma must also go (after the member before the cursor)
 
-    def client_edit(self, text: str) -> "ClientEdit":
-        """The edit a client is given: where the cursor is inside a JSON string, it starts after the
-        opening quote already typed, and is filtered by the word between the quotes. Clients filter by
-        the text from the edit's start to the cursor (VS Code) or by the word at the cursor without the
-        quote (eglot: `te` in `"te`); both are then the same word (issue 21 item 5)."""
+    def client_edit(self, text: str, offset: int, *, ranges: bool = False) -> "ClientEdit":
+        """The edit a client is given at the cursor `offset` (issue 21 item 5, issue 29 item 1).
+
+        Inside a JSON string it starts after the opening quote already typed and is filtered by the
+        word between the quotes: clients filter by the text from the edit's start to the cursor (VS
+        Code, lsp-mode, Neovim) or by the word at the cursor without the quote (eglot: `te` in `"te`).
+        Its text never repeats what already stands after the cursor: a string's closing quote is left
+        in place and not written again, since Neovim's built-in completion and ALE insert the text at
+        the cursor rather than apply the range. A completed member whose text cannot end at that quote
+        (`"nodes": []` typed as `"nod|"`) is the key's name alone; with `ranges` (the client applies
+        ranges and announced `insertReplaceSupport`) it is the whole member over the quote instead."""
+        edit = self._client_edit(text, offset, ranges)
+        if edit.snippet is None and re.match(r"\S*", edit.text).group() != edit.text.rstrip():
+            # Neovim inserts a plain item's text up to its first space; a snippet it inserts whole
+            edit = ClientEdit(edit.span, edit.insert_end, edit.text, snippet_escape(edit.text), edit.filter_text)
+        return edit
+
+    def _client_edit(self, text: str, offset: int, ranges: bool) -> "ClientEdit":
         start, end = self.span
+        typed = text[start:offset]
         if not (start < end and text[start] == '"' and self.insert_text.startswith('"')):
-            return ClientEdit(self.span, self.insert_text, self.snippet, self.filter_text)
-        typed, snippet = self.filter_text, self.snippet
-        return ClientEdit((start + 1, end), self.insert_text[1:],
-                          snippet[1:] if snippet and snippet.startswith('"') else snippet,
-                          typed[1:-1] if len(typed) > 1 and typed[0] == typed[-1] == '"' else self.label)
+            bare = typed and not typed.startswith('"') and self.filter_text.startswith('"')
+            return ClientEdit(self.span, offset, self.insert_text, self.snippet,
+                              self.label if bare else self.filter_text)
+        words = self.filter_text
+        filter_text = words[1:-1] if len(words) > 1 and words[0] == words[-1] == '"' else self.label
+        body = self.insert_text[1:]
+        snippet = self.snippet[1:] if self.snippet and self.snippet.startswith('"') else self.snippet
+        if not (end - 1 >= offset and end - 1 > start and text[end - 1] == '"'):  # not closed on its line
+            word_end = _word_end(text, offset, end)
+            if body.endswith(",") and text[word_end:end].lstrip().startswith(","):  # the comma is there
+                body, snippet = body[:-1], snippet[:-1] if snippet and snippet.endswith(",") else snippet
+            return ClientEdit((start + 1, word_end), offset, body, snippet, filter_text)
+        if body.endswith('"'):  # the item ends with a string: the quote standing there closes it
+            word = re.fullmatch(r'(.*)\$\{1:"(.*)"\}', snippet or "")  # `${1:"agent"}`: `"${1:agent}`
+            snippet = (snippet[:-1] if snippet and snippet.endswith('"')
+                       else f'{word[1]}"${{1:{word[2]}}}' if word else None)
+            return ClientEdit((start + 1, end - 1), offset, body[:-1], snippet, filter_text)
+        if ranges:
+            return ClientEdit((start + 1, end), end, body, snippet, filter_text)
+        key_end = json.JSONDecoder().raw_decode(self.insert_text)[1]  # the member's key, as written
+        return ClientEdit((start + 1, end - 1), offset, self.insert_text[1:key_end - 1], None, filter_text)
 
 
 class ClientEdit(NamedTuple):
-    """What a completion replaces and inserts as a client is given it (`Completion.client_edit`)."""
+    """What a completion replaces and inserts as a client is given it (`Completion.client_edit`):
+    `span` the range replaced, `insert_end` the end of the range a client inserting (rather than
+    replacing) takes, from `span`'s start."""
 
     span: tuple[int, int]
+    insert_end: int
     text: str
     snippet: str | None
     filter_text: str
+
+
+_WORD_STOP = frozenset(' \t\r\n",:{}[]')
+
+
+def _word_end(text: str, offset: int, limit: int) -> int:
+    """The end of the word the cursor stands in, up to `limit`: the characters before a space, a
+    quote or a JSON delimiter."""
+    i = offset
+    while i < limit and text[i] not in _WORD_STOP:
+        i += 1
+    return i
 
 
 def _open_string_start(text: str, offset: int) -> int | None:
@@ -80,6 +126,25 @@ def _string_end(text: str, start: int) -> int:
             continue
         if text[i] == '"':
             return i + 1
+        i += 1
+    return i
+
+
+def _bare(ch: str) -> bool:
+    return ch.isalnum() or ch in "_.+-"
+
+
+def _bare_start(text: str, offset: int) -> int:
+    """Where the bare word (letters, digits, `_.+-`) ending at the cursor starts."""
+    i = offset
+    while i > 0 and _bare(text[i - 1]):
+        i -= 1
+    return i
+
+
+def _bare_end(text: str, offset: int) -> int:
+    i = offset
+    while i < len(text) and _bare(text[i]):
         i += 1
     return i
 
@@ -152,9 +217,9 @@ def json_cursor(analysis, offset: int) -> JsonCursor | None:
     if start is not None:
         span = (start, _string_end(text, start))
         before = start
-    else:
-        span = (offset, offset)
-        before = offset
+    else:  # a bare word typed (`tr` for `true`, `pl` before its quote) is replaced too
+        span = (_bare_start(text, offset), _bare_end(text, offset))
+        before = span[0]
     ch, at = _prev_significant(text, before)
     obj_ptr = sm.enclosing_object(offset) if hasattr(sm, "enclosing_object") else None
     if obj_ptr is None:

@@ -107,6 +107,11 @@ class GroophKind(DocumentKind):
 
         return actions.grooph_preview(analysis, view=view, theme=theme)
 
+    def picture_target(self, analysis, mark, ident):
+        from grooph_core.ide.grooph import refactor
+
+        return refactor.marked_definition(analysis, mark, ident)
+
     # ---- what the editor draws into the text (issue 31 items 3, 5, 6) ----------------------------------
     def inlay_hints(self, analysis, start, end):
         from grooph_core.ide.grooph import text_marks

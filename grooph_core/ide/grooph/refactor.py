@@ -121,3 +121,18 @@ def _rename_in_map(doc: dict, old: str, new: str) -> dict:
         return out
     rewrite_id(out, "map", old, new, keep=frozenset({"map"}))
     return out
+
+
+def marked_definition(analysis: Analysis, mark: str, ident: str) -> tuple[int, int] | None:
+    """The span of the id of the object a picture marks `data-<mark>="<ident>"` (picture.marks): its
+    first definition of that kind, as go-to-definition finds it; None when the text has no such object."""
+    from grooph_core.picture.marks import marked_kind
+    from grooph_core.semantics.references import accepts
+
+    kind = marked_kind(mark)
+    if kind is None or not isinstance(ident, str) or analysis.value is None:
+        return None
+    for o in occurrences(analysis.value, analysis.kind):
+        if o.definition and o.id == ident and accepts(o.target, kind):
+            return id_span(analysis, o)
+    return None

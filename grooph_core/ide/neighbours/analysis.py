@@ -27,12 +27,14 @@ from pathlib import Path
 from grooph_core.ide.document import DocumentAnalysis, placed_span, still_open
 from grooph_core.ide.neighbours.names import DEFINING_MAPPINGS, SITES
 from grooph_core.issues import Issue, Named, make
+from grooph_core.model.compiled import root_type
 from grooph_core.rules.episodes.schema import EpisodesSchemaProblem
-from grooph_core.rules.serde_shape import SerdeReading, ShapeProblem, engine_problems
+from grooph_core.rules.serde_shape import SerdeReading, ShapeProblem, engine_problems, skipped_at
 from grooph_core.source.json_reader import MAX_CHARS, MAX_DEPTH, ParsedText, collector_paused, parse
 from grooph_core.source.kinds import NeighbourKind, neighbour_from_value
 from grooph_core.source.load import MAX_DEPTH as CLI_MAX_DEPTH
 from grooph_core.source.load import MAX_FILE_BYTES, Loaded
+from grooph_core.source.serde_syntax import first_fault
 from grooph_core.source.text import pointer_escape, value_at
 from grooph_core.source.yaml_reader import YamlSyntax, parse_yaml
 from grooph_core.source.yaml_splice import spliced
@@ -106,6 +108,8 @@ def engine_read(parsed: ParsedText, kind: NeighbourKind) -> ParsedText:
     """The reader's reading with what the engine refuses of the text itself, and the problems as the
     report says them (see `read_text`)."""
     text = parsed.text
+    if kind.syntax == "json" and not parsed.ok:
+        parsed = replace(parsed, problems=one_syntax_fault(parsed, kind))
     refused = engine_text_refusals(text, kind.syntax, parsed.source_map)
     if refused:
         parsed = replace(parsed, problems=tuple(sorted(  # `ok` stays the reader's: the text itself is valid
@@ -123,30 +127,100 @@ def engine_read(parsed: ParsedText, kind: NeighbourKind) -> ParsedText:
     return replace(parsed, problems=tuple(problems))
 
 
+def one_syntax_fault(parsed: ParsedText, kind: NeighbourKind) -> tuple[Issue, ...]:
+    """The reader's problems with its syntax faults said once (issue 30: one fault, one diagnostic): serde_json
+    stops at the first and says that one, so a board or an episode record gets one E_SYNTAX, at the character
+    where serde_json stops and in its words (`serde_syntax.first_fault`), with the reader's words for the fault
+    it found there first. The reader's tolerant reading of the rest stands: what it could read is checked."""
+    text = parsed.text
+    bom = text.startswith(BOM)  # the engine stops at the mark (`engine_text_refusals`); what follows it is scanned
+    syntax = [p for p in parsed.problems if p.code == "E_SYNTAX" and not (bom and p.span == (0, 1))]
+    if not syntax:
+        return parsed.problems
+    root = root_type(kind.name) if getattr(rules_of(kind), "reading", None) is not None else None  # a serde model
+    found = first_fault(text[1:] if bom else text, None if root is None else lambda path: skipped_at(root, path))
+    first = one = syntax[0]
+    if found is not None:  # (else, none known: a fault serde reads; the reader's first stays)
+        at, words = found[0] + bom, found[1]
+        said = f"{first.message}: " if first.span is not None and first.span[0] <= at else ""
+        why = "" if said.startswith(words) else f" ({words})"
+        one = make("E_SYNTAX", f"{said}the engine's JSON reader stops here{why}",
+                   span=(at, at + 1) if at < len(text) and text[at] not in "\r\n" else (at, at))  # not across a line end
+    return tuple(one if p is first else p for p in parsed.problems if p.code != "E_SYNTAX" or p is first
+                 or (bom and p.span == (0, 1)))
+
+
 BOM = "\ufeff"
 # A `\uXXXX` escape of a surrogate in a JSON string, not itself escaped (an even run of backslashes before it).
 _SURROGATE_ESCAPE = re.compile(r"(?<!\\)(?:\\\\)*(\\u[dD][89abAB][0-9a-fA-F]{2})(\\u[dD][c-fC-F][0-9a-fA-F]{2})?"
                                r"|(?<!\\)(?:\\\\)*(\\u[dD][c-fC-F][0-9a-fA-F]{2})")
+_HEX_ESCAPE = re.compile(r"\\u[0-9a-fA-F]{4}")
 
 
 def engine_text_refusals(text: str, syntax: str, source_map=None) -> list[Issue]:
     """E_SYNTAX for what the engine's reader refuses in the text itself (workflow.md §0 "Text"): a byte-order
     mark at the start (serde_json refuses it; serde_yaml reads it into the first key), and in JSON a string
-    escape of a lone surrogate (`"\\ud800"`), at the escape, with the pointer of the string it stands in
-    (serde skips an unknown key's value unread: `_analyze` drops those)."""
+    escape of a lone surrogate (`"\\ud800"`), at the escape, in serde_json's words (`lone_surrogates`)."""
     out = []
     if text.startswith(BOM):
         out.append(make("E_SYNTAX", "a byte-order mark at the start: the engine cannot read the file (save it "
                         "as UTF-8 without a BOM)", span=(0, 1)))
     if syntax == "json" and "\\u" in text:
-        for m in _SURROGATE_ESCAPE.finditer(text):
-            lone = m.group(3) is not None or m.group(2) is None
-            if lone:
-                g = 3 if m.group(3) is not None else 1
-                where = source_map.pointer_at(m.start(g))[0] if source_map is not None else None
-                out.append(make("E_SYNTAX", f"a lone surrogate escape ({m.group(g)}): the engine's JSON reader "
-                                "refuses a string holding half of a UTF-16 pair", pointers=() if where is None else
-                                (where,), span=m.span(g)))
+        out += lone_surrogates(text, source_map)
+    if syntax == "yaml" and "\\" in text:
+        out += yaml_surrogate_escapes(text, source_map)
+    return out
+
+
+def lone_surrogates(text: str, source_map=None) -> list[Issue]:
+    """The one rule for a lone surrogate escape in a board or an episode record (docs/bad-input.md "Lone
+    surrogate"; workflow.md §0 "Text"): serde_json refuses a string holding half of a UTF-16 pair, a key's
+    as a value's, so each escape gets E_SYNTAX at the escape in serde's words ("unexpected end of hex
+    escape" after a leading half, "lone leading surrogate in hex escape" for a trailing half or a leading
+    one followed by another escape). Its pointer is the string's (a key's: `on_key`); serde skips an
+    unknown key's value unread, escapes and all, and `_analyze` drops what stands in one. Graphs and maps
+    read it as JSON.parse does: valid JSON, kept as written."""
+    out = []
+    done = 0
+    for m in _SURROGATE_ESCAPE.finditer(text):
+        g = 3 if m.group(3) is not None else 1
+        if m.group(2) is not None or m.start(g) < done:  # a pair, or the escape after a leading half (said)
+            continue
+        start, end = m.span(g)
+        after = _HEX_ESCAPE.match(text, end) if g == 1 else None
+        if after is not None:  # a leading half and an escape that is no trailing half: the two are refused
+            end = after.end()
+        done = end
+        words = "unexpected end of hex escape" if g == 1 and after is None else "lone leading surrogate in hex escape"
+        where, part = source_map.pointer_at(start) if source_map is not None else (None, "")
+        out.append(make("E_SYNTAX", f"a lone surrogate escape ({m.group(g)}): the engine's JSON reader refuses a string "
+                        f"holding half of a UTF-16 pair ({words})", pointers=() if where is None else (where,),
+                        on_key=part == "key", span=(start, end)))
+    return out
+
+
+# A `\uXXXX` or `\UXXXXXXXX` escape of a surrogate, not itself escaped.
+_YAML_SURROGATE_ESCAPE = re.compile(r"(?<!\\)(?:\\\\)*(\\u[dD][89a-fA-F][0-9a-fA-F]{2}|\\U0000[dD][89a-fA-F][0-9a-fA-F]{2})")
+
+
+def yaml_surrogate_escapes(text: str, source_map=None) -> list[Issue]:
+    """A workflow's part of the lone-surrogate rule (docs/bad-input.md "Lone surrogate"): libyaml, serde_yaml's
+    scanner, refuses an escape of any surrogate in a double-quoted scalar, even the two halves of a pair
+    ("found invalid Unicode character escape code"), wherever the scalar stands (an unknown key's value too):
+    E_SYNTAX at the escape. In a plain, single-quoted or block scalar it is text, not an escape."""
+    out = []
+    for m in _YAML_SURROGATE_ESCAPE.finditer(text):
+        start, end = m.span(1)
+        where, part = source_map.pointer_at(start) if source_map is not None else (None, "")
+        if where is None:
+            continue
+        span = source_map.key_span(where) if part == "key" else source_map.value_span(where)
+        if span is None or not (span[0] <= start < span[1]) or text[span[0]] != '"':  # not in a double-quoted scalar
+            continue
+        out.append(make("E_SYNTAX", f"a surrogate escape ({m.group(1)}): the engine's YAML reader refuses an escape of "
+                        "half of a UTF-16 pair in a double-quoted scalar, even of both halves (found invalid Unicode "
+                        "character escape code); write the character itself", pointers=(where,), on_key=part == "key",
+                        span=(start, end)))
     return out
 
 
@@ -177,8 +251,10 @@ def _analyze(text: str, kind: NeighbourKind, tolerant: bool, max_chars: int, max
     serde = None
     if engine_reading is not None and parsed.value is not None:
         serde = engine_reading(parsed, reuse=carried.serde if carried is not None else None)
-    if serde is not None and serde.ignored:  # a lone surrogate in a value serde skips is no refusal
-        problems = [p for p in problems if not (p.code == "E_SYNTAX" and p.pointers and serde.is_ignored(p.pointers[0]))]
+    if serde is not None and serde.ignored and kind.syntax == "json":  # serde_json skips a lone surrogate in an
+        # unknown key's value unread (a key's: in its object); libyaml refuses it anywhere
+        problems = [p for p in problems if not (p.code == "E_SYNTAX" and p.pointers and serde.is_ignored(
+            p.pointers[0].rpartition("/")[0] if p.on_key else p.pointers[0]))]
         parsed = replace(parsed, problems=tuple(problems))
     reader_failed = any(p.severity == "error" for p in problems)
     if reader_failed and (parsed.value is None or not tolerant):  # the engine refuses the file as it reads it

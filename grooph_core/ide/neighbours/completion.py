@@ -362,6 +362,8 @@ class _Place:
     comma_at: int | None = None
     comma_after: bool = False
     item_of: str | None = None
+    quote: str = ""  # the cursor is inside a quoted scalar opened by this quote; `span` is its content
+    closed: bool = False  # and its closing quote stands after the cursor
 
 
 def _chain_up(lines: list[str], line_no: int, same_line: list[_Entry], kind: str, col: int):
@@ -527,7 +529,8 @@ def _yaml_place(text: str, offset: int) -> _Place | None:
         if v < col and line[v] in "|>&*!":
             return None
         end = max(_token_end(line, v), col) if v < len(line) else col
-        return _Place("value", pointer, (line_start + v, line_start + end), space_before=v == colon + 1 and v == col)
+        place = _Place("value", pointer, (line_start + v, line_start + end), space_before=v == colon + 1 and v == col)
+        return _quoted_place(place, line, line_start, v, col)
     if typed[:1] in ("{", "["):  # `- {name: x, |}`: a flow collection as the item (or the root)
         chain = _chain_up(lines, len(lines), dashes, "key", pos)
         return None if chain is None else _flow_place(line, line_start, pos, col, pointer_join("", *chain[0]))
@@ -547,6 +550,30 @@ def _yaml_place(text: str, offset: int) -> _Place | None:
     part = "slot" if dashes else "key"  # `- wor|`: a key of the item's mapping or a scalar item
     present = siblings | _keys_below(text[line_start:].split("\n"), 0, pos) if part == "key" else set()
     return _Place(part, pointer_join("", *segments), (line_start + pos, line_start + end), present, bare=bare)
+
+
+def _quoted_place(place: _Place, line: str, line_start: int, q: int, col: int) -> _Place:
+    """`place` with the cursor inside the quoted scalar opening at `q` of the line: its span is the
+    scalar's content, so that a client inserting at the cursor does not write its quotes again."""
+    if not (q < col and line[q] in "\"'"):
+        return place
+    end = _quoted_end(line, q)
+    if 0 <= end <= col:
+        return place  # the cursor stands after the closed scalar
+    closed = end > col
+    if closed:
+        end -= 1
+    else:
+        end = col
+        while end < len(line) and line[end] not in " \t,[]{}#:\"'":
+            end += 1
+    return replace(place, span=(line_start + q + 1, line_start + end), quote=line[q], closed=closed)
+
+
+def _quoted_scalar(s: str, quote: str, closed: bool) -> str:
+    """`s` written inside a scalar of that quote (its closing quote added when none stands after it)."""
+    inner = json.dumps(s, ensure_ascii=False)[1:-1] if quote == '"' else s.replace("'", "''")
+    return inner if closed else inner + quote
 
 
 def _in_comment(prefix: str) -> bool:
@@ -667,8 +694,9 @@ def _flow_slot(stack, line, line_start, tok_start, col) -> _Place | None:
     comma_after = nxt < len(line) and line[nxt] not in ",]}#"
     if top["map"]:
         if top["state"] == "value":
-            return _Place("value", pointer_join(top["ptr"], top["key"]), span, flow=True,
-                          space_before=line[tok_start - 1:tok_start] == ":")
+            place = _Place("value", pointer_join(top["ptr"], top["key"]), span, flow=True,
+                           space_before=line[tok_start - 1:tok_start] == ":")
+            return _quoted_place(place, line, line_start, tok_start, col)
         if top["state"] in ("key",):
             prev = line[:tok_start].rstrip()
             bare = nxt < len(line) and line[nxt] == ":"
@@ -684,8 +712,9 @@ def _flow_slot(stack, line, line_start, tok_start, col) -> _Place | None:
         return None
     if top["state"] == "done":
         return None
-    return _Place("slot", pointer_join(top["ptr"], top["index"]), span, flow=True, item_of=top["ptr"],
-                  comma_after=comma_after)
+    place = _Place("slot", pointer_join(top["ptr"], top["index"]), span, flow=True, item_of=top["ptr"],
+                   comma_after=comma_after)
+    return _quoted_place(place, line, line_start, tok_start, col)
 
 
 # `params.` and the start of a name, right before the cursor (W_WF_UNKNOWN_PARAM's `params.NAME`, typed)
@@ -750,7 +779,8 @@ def _yaml_keys(analysis, place: _Place) -> list[Completion]:
     here = value_at(analysis.value, place.pointer)
     present = set(place.present) | (set(here) if isinstance(here, dict) else set())
     lead = " " if place.space_before else ""
-    tail = ", " if place.comma_after else ""
+    # before a following key, a comma, and a space unless one already stands there (`{| name: x}`)
+    tail = ("," if analysis.text[place.span[1]:place.span[1] + 1] in (" ", "\t") else ", ") if place.comma_after else ""
     if shape is None:
         return _yaml_name_keys(analysis, place, present, lead, tail)
     out = []
@@ -789,7 +819,16 @@ def _yaml_name_keys(analysis, place: _Place, present: set, lead: str, tail: str)
 
 def _yaml_values(analysis, place: _Place) -> list[Completion]:
     lead = " " if place.space_before else ""
-    tail = ", " if place.comma_after and place.flow else ""
+    tail = ", " if place.comma_after and place.flow and not place.quote else ""
+
+    def word(label: str, kind: str, scalar: str, detail: str, doc: str = "") -> Completion:
+        """A value completion: inside quotes the text between them; right after `key:` a snippet too,
+        since a client inserting at the cursor may cut its text at the space (Neovim)."""
+        if place.quote:
+            return Completion(label, kind, _quoted_scalar(label, place.quote, place.closed), place.span, detail, doc, label)
+        snippet = lead + snippet_escape(scalar) + tail if lead else None
+        return Completion(label, kind, lead + scalar + tail, place.span, detail, doc, label, snippet)
+
     names = _names_for(analysis, place.pointer)
     out: list[Completion] = []
     if names is not None:
@@ -797,22 +836,21 @@ def _yaml_values(analysis, place: _Place) -> list[Completion]:
         for n in names:
             if n.name in taken:
                 continue
-            s = yaml_scalar(n.name)
-            out.append(Completion(n.name, "id" if n.detail != "a status kanban.db holds" else "value",
-                                  lead + s + tail, place.span, n.detail, n.documentation, n.name))
+            out.append(word(n.name, "id" if n.detail != "a status kanban.db holds" else "value",
+                            yaml_scalar(n.name), n.detail, n.documentation))
         return out
     fs = field_info(analysis.kind, analysis.value, place.pointer)
     if fs is None:
         return []
     for v in fs.values:
-        w = yaml_scalar(str(v)) if isinstance(v, str) else json.dumps(v)
-        out.append(Completion(str(v), "value", lead + w + tail, place.span, fs.name, fs.description, str(v)))
+        if isinstance(v, str) or not place.quote:
+            w = yaml_scalar(str(v)) if isinstance(v, str) else json.dumps(v)
+            out.append(word(str(v), "value", w, fs.name, fs.description))
     for v in fs.examples:
         if v not in fs.values:
-            out.append(Completion(v, "value", lead + yaml_scalar(v) + tail, place.span, f"{fs.name} (known value)",
-                                  fs.description, v))
-    if fs.json_type == "boolean":
-        out += [Completion(v, "value", lead + v + tail, place.span, fs.name, fs.description) for v in ("true", "false")]
+            out.append(word(v, "value", yaml_scalar(v), f"{fs.name} (known value)", fs.description))
+    if fs.json_type == "boolean" and not place.quote:
+        out += [word(v, "value", v, fs.name, fs.description) for v in ("true", "false")]
     return out
 
 

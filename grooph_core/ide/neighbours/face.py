@@ -160,6 +160,11 @@ class WorkflowKind(NamedFace):
 
         return workflow_preview(analysis, view, theme)
 
+    def picture_target(self, analysis, mark, ident):
+        from grooph_core.ide.neighbours import names
+
+        return names.marked_definition(analysis, mark, ident)
+
 
 WORKFLOW = made(WorkflowKind("workflow"))
 

@@ -197,3 +197,15 @@ def rename_at(analysis, offset: int, new_name: str) -> list[TextEdit] | Refused:
         return Refused(f"There is already a {site.kind} {new_name}.")
     text = json.dumps(new_name, ensure_ascii=False)[1:-1] if analysis.neighbour.syntax == "json" else new_name
     return [TextEdit(s, e, text) for _, (s, e) in _same_name(analysis, site, every)]
+
+
+def marked_definition(analysis, mark: str, ident: str) -> tuple[int, int] | None:
+    """The span of the name a picture marks `data-<mark>="<ident>"` (picture.marks) where its kind's
+    mapping defines it (a status under `statuses`); None when the text defines no such name."""
+    from grooph_core.picture.marks import marked_kind
+
+    kind = marked_kind(mark)
+    base = DEFINING_MAPPINGS.get(analysis.kind, {}).get(kind)
+    if base is None or not isinstance(ident, str) or analysis.value is None:
+        return None
+    return name_span(analysis, NameSite(kind, ident, pointer_join(base, ident), True, True))

@@ -426,8 +426,16 @@ end
 --- Neovim 0.8+ shows a document (and puts the cursor on its selection) itself; 0.7 has no handler,
 --- so the cursor never reached the blank a fill-in quick fix inserted (grooph.revealFill).
 function M.show_document(_, params, ctx)
-  if type(params) ~= 'table' or type(params.uri) ~= 'string' or params.external then
+  if type(params) ~= 'table' or type(params.uri) ~= 'string' then
     return { success = false }
+  end
+  if params.external then
+    -- the live picture's page (grooph.preview), opened in the browser as 0.10+ opens it
+    if not params.uri:match('^http://127%.0%.0%.1:%d+/') then
+      return { success = false }
+    end
+    require('grooph.preview').open(params.uri, M.config.preview.open)
+    return { success = true }
   end
   local client = ctx and vim.lsp.get_client_by_id(ctx.client_id)
   local bufnr = vim.uri_to_bufnr(params.uri)

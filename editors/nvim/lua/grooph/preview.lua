@@ -1,7 +1,10 @@
--- :GroophPreview: draws the buffer's picture with `grooph image` into a temporary file and opens it
--- with the system viewer (older Neovim cannot show a picture itself). Only two programs ever run:
--- the configured grooph command and the viewer, each with an argument list (no shell), and nothing
--- a document names (a check's `run` is text to grooph, never a command here).
+-- :GroophPreview: the live picture. The server's `grooph.preview` serves the buffer's picture on a
+-- page of its own on 127.0.0.1 (a secret token in the address) that redraws as you type, and asks
+-- Neovim to open it in the browser (window/showDocument, 0.10+); where Neovim cannot, the plugin opens
+-- the address itself and always says it. Without a running server (or with `preview = { live = false }`)
+-- it draws the picture once with `grooph image` into a temporary file and opens that with the viewer.
+-- Only these programs ever run, each with an argument list (no shell), and nothing a document names
+-- (a check's `run` is text to grooph, never a command here).
 
 local M = {}
 
@@ -53,7 +56,7 @@ local function source_file(bufnr, filetype)
   return copy, dir
 end
 
---- Opens a file with the configured viewer, else the system's.
+--- Opens a file or an address with the configured viewer, else the system's.
 function M.open(path, open)
   if type(open) == 'function' then
     return open(path)
@@ -65,7 +68,7 @@ function M.open(path, open)
   elseif vim.ui and vim.ui.open then
     local _, err = vim.ui.open(path)
     if err then
-      notify(('wrote %s; it could not be opened: %s'):format(path, err), vim.log.levels.WARN)
+      notify(('%s could not be opened: %s'):format(path, err), vim.log.levels.WARN)
     end
     return
   elseif vim.fn.has('mac') == 1 then
@@ -75,16 +78,48 @@ function M.open(path, open)
   elseif vim.fn.executable('xdg-open') == 1 then
     command = { 'xdg-open', path }
   else
-    notify(('wrote %s; no viewer found (set preview.open in setup{})'):format(path), vim.log.levels.WARN)
+    notify(('no viewer found for %s (set preview.open in setup{})'):format(path), vim.log.levels.WARN)
     return
   end
   if vim.fn.jobstart(command, { detach = true }) <= 0 then
-    notify(('wrote %s; %s could not be started'):format(path, command[1]), vim.log.levels.WARN)
+    notify(('%s could not be opened: %s could not be started'):format(path, command[1]), vim.log.levels.WARN)
   end
 end
 
---- Draws buffer `bufnr` (0 = current) in `view` (nil, 'wide' or 'sequence') and opens the picture.
---- `on_done(path_or_nil, error_or_nil)` is called when it is finished (tests wait for it).
+--- Whether this Neovim tells servers it opens documents they ask it to show (0.10+ does).
+local function shows_documents(client)
+  local caps = client.config and client.config.capabilities
+    or vim.lsp.protocol.make_client_capabilities()
+  local window = caps and caps.window
+  return window ~= nil and window.showDocument ~= nil and window.showDocument.support == true
+end
+
+--- Runs `grooph.preview` on the server: it serves the live page and asks Neovim to open it; where
+--- Neovim cannot (0.7-0.9), the address is opened here. The address is said either way.
+local function live(client, bufnr, view, on_done, fail)
+  local params = { command = 'grooph.preview', arguments = { vim.uri_from_bufnr(bufnr), view or vim.NIL } }
+  local function handler(err, result)
+    vim.schedule(function()
+      if err or type(result) ~= 'table' or type(result.url) ~= 'string' then
+        return fail(err and (err.message or tostring(err)) or 'the server gave no address for the live picture')
+      end
+      if not shows_documents(client) then
+        M.open(result.url, require('grooph').config.preview.open)
+      end
+      notify('the live picture is at ' .. result.url)
+      on_done(result.url, nil)
+    end)
+  end
+  if vim.fn.has('nvim-0.11') == 1 then
+    client:request('workspace/executeCommand', params, handler, bufnr)
+  else
+    client.request('workspace/executeCommand', params, handler, bufnr)
+  end
+end
+
+--- Shows buffer `bufnr` (0 = current) in `view` (nil, 'wide' or 'sequence'): the live page when the
+--- server runs, else a picture file. `on_done(url_or_path_or_nil, error_or_nil)` is called when it is
+--- finished (tests wait for it).
 function M.run(bufnr, view, on_done)
   local grooph = require('grooph')
   local config = grooph.config
@@ -96,14 +131,19 @@ function M.run(bufnr, view, on_done)
   end
 
   local filetype = vim.bo[bufnr].filetype
-  if filetype ~= 'grooph' and filetype ~= 'grooph-map' then
-    return fail('this buffer is not a grooph document (*.grooph.json or *.grooph-map.json)')
+  local client = config.preview.live ~= false and grooph.client_for(bufnr) or nil
+  local drawn = filetype == 'grooph' or filetype == 'grooph-map' or (client ~= nil and filetype == 'grooph-workflow')
+  if not drawn then
+    return fail('this buffer is not a grooph document (*.grooph.json or *.grooph-map.json) or a workflow')
   end
   if view ~= nil and not VIEWS[view] then
     return fail(('unknown view %q: use wide or sequence (maps only), or no argument'):format(view))
   end
   if view ~= nil and filetype ~= 'grooph-map' then
     return fail('the wide and sequence views exist only for operation maps')
+  end
+  if client ~= nil then
+    return live(client, bufnr, view, on_done, fail)
   end
   if vim.fn.executable(config.grooph_cmd[1]) ~= 1 then
     return fail(('%q was not found; install grooph-lsp (it brings the grooph command) or set grooph_cmd'):format(
