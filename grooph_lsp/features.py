@@ -10,6 +10,7 @@ answered by the workspace (`workspace_features`), asked first (definition, hover
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
@@ -219,9 +220,12 @@ async def _tokens(ls: "GroophServer", uri: str, rng: lsp.Range | None):
     return doc, await ls.off_loop(convert.token_data, found, analysis.line_index, ls.encoding)
 
 
+_TOKEN_RESULTS = itertools.count(1)  # result ids, never one twice in a session
+
+
 def _keep_tokens(ls: "GroophServer", doc, data: list[int]) -> str:
     """Keep a document's full tokens for the next delta request; their result id."""
-    result_id = f"{doc.version}.{len(ls.token_results)}.{id(data)}"
+    result_id = f"{doc.version}.{next(_TOKEN_RESULTS)}"
     ls.token_results[doc.uri] = (result_id, data)
     return result_id
 
