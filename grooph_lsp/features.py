@@ -174,13 +174,19 @@ async def _doc_and_range(ls: "GroophServer", uri: str, rng: lsp.Range | None):
     return doc, analysis, (to_offset(lines, rng.start, ls.encoding), to_offset(lines, rng.end, ls.encoding))
 
 
+_SCREENFUL = 20_000  # characters: more than a screen shows
+
+
 async def inlay_hints(ls: "GroophServer", params: lsp.InlayHintParams) -> list[lsp.InlayHint] | None:
     if not ls.settings.inlay_hints:
         return None
     doc, analysis, span = await _doc_and_range(ls, params.text_document.uri, params.range)
     if doc is None:
         return None
-    hints = await _light(ls, analysis, analysis.document_kind.inlay_hints, analysis, *span)
+    hint = analysis.document_kind.inlay_hints
+    # a screenful is light (on the loop where the kind answers there); a whole long text is asked off it
+    hints = (await _light(ls, analysis, hint, analysis, *span) if span[1] - span[0] <= _SCREENFUL
+             else await ls.off_loop(hint, analysis, *span))
     return None if hints is None else convert.to_lsp_inlay_hints(hints, analysis.line_index, ls.encoding)
 
 

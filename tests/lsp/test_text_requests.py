@@ -270,3 +270,19 @@ async def test_half_typed_workflow_and_broken_json_answer(client, tmp_path):
     uri = await _open(client, tmp_path, "review.grooph.json", broken)
     legend = client.init_result.capabilities.semantic_tokens_provider.legend
     assert ("tests", "function", set()) in _decode(broken, (await _full(client, uri)).data, legend)
+
+
+async def test_a_long_graph_is_hinted_whole_and_by_screenful(client, tmp_path):
+    """A client asking for the whole of a long text (Neovim asks for the buffer) gets every hint (computed
+    off the event loop); a screenful gets its own."""
+    nodes = [{"id": f"n{i}", "kind": "agent", "name": f"N{i}", "role": "builder"} for i in range(300)]
+    edges = [{"id": f"n{i}-n{i + 1}", "from": f"n{i}", "to": f"n{i + 1}"} for i in range(299)]
+    text = json.dumps({"grooph": 0, "id": "g", "name": "G", "version": 1, "nodes": nodes, "edges": edges,
+                       "loops": []}, indent=2)
+    assert len(text) > 20_000
+    uri = await _open(client, tmp_path, "long.grooph.json", text)
+    every = await _hints(client, uri, text)
+    assert len(every) == 2 * 299
+    at = text.index('"from": "n200"')
+    screen = await _hints(client, uri, text, lsp.Range(start=_pos(text, at), end=_pos(text, at + 40)))
+    assert [h.label for h in screen] == ["N200 · agent", "N201 · agent"]
