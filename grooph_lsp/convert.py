@@ -316,8 +316,19 @@ def rename_placeholder(span: tuple[int, int], text: str, lines: LineIndex, encod
 
 # --- edits -----------------------------------------------------------------------------------------
 def to_lsp_edits(lines: LineIndex, edits: "list[TextEdit] | tuple[TextEdit, ...]", encoding: str) -> list[lsp.TextEdit]:
-    """Core edits (`TextEdit`: offsets and text) placed with the line index of the version they were made for."""
-    return [lsp.TextEdit(range=to_lsp_range(lines, (e.start, e.end), encoding), new_text=e.text) for e in edits]
+    """Core edits (`TextEdit`: offsets and text) placed with the line index of the version they were made for.
+
+    An edit that gives a text without a final line break its last one (formatting a file written
+    without it) ends at the start of the line after the text, not at the end of its last line: the
+    same text in LSP, and the way Neovim knows the line break is the file's final one (its
+    'endofline'), not an empty line more (the file would be saved ending `}\n\n`)."""
+    out = [lsp.TextEdit(range=to_lsp_range(lines, (e.start, e.end), encoding), new_text=e.text) for e in edits]
+    text = lines.text
+    if text and text[-1] not in "\r\n":
+        for e, edit in zip(edits, out):
+            if e.end == len(text) and e.text.endswith(("\n", "\r")):
+                edit.range.end = lsp.Position(line=edit.range.end.line + 1, character=0)
+    return out
 
 
 def text_edit(span: tuple[int, int], text: str, lines: LineIndex, encoding: str) -> lsp.TextEdit:
@@ -395,6 +406,65 @@ def progress_report(message: str, percentage: int) -> lsp.WorkDoneProgressReport
 
 def progress_end(message: str) -> lsp.WorkDoneProgressEnd:
     return lsp.WorkDoneProgressEnd(message=message)
+
+
+# --- the flow in the text: highlights, call hierarchy, selection ranges (issue 31 items 1, 2, 4) -------
+def to_lsp_highlights(found, lines: LineIndex, encoding: str) -> list[lsp.DocumentHighlight]:
+    """`flow.Highlight`s: a definition is written (Write), a use read (Read)."""
+    return [lsp.DocumentHighlight(range=to_lsp_range(lines, h.span, encoding),
+                                  kind=lsp.DocumentHighlightKind.Write if h.write else lsp.DocumentHighlightKind.Read)
+            for h in found]
+
+
+# What each kind of flow item is shown as (VS Code's icons by symbol kind).
+FLOW_SYMBOL_KINDS = {
+    "node": lsp.SymbolKind.Function, "session": lsp.SymbolKind.Class, "person": lsp.SymbolKind.Interface,
+    "status": lsp.SymbolKind.EnumMember, "run state": lsp.SymbolKind.EnumMember, "entry": lsp.SymbolKind.Event,
+}
+
+
+def to_lsp_call_item(uri: str, item, lines: LineIndex, encoding: str, detail: str | None = None) -> lsp.CallHierarchyItem:
+    """A `flow.FlowItem` as a call hierarchy item; its `data` (uri, id, kind) finds it again in the
+    incoming and outgoing requests."""
+    return lsp.CallHierarchyItem(
+        name=item.name, kind=FLOW_SYMBOL_KINDS.get(item.kind, lsp.SymbolKind.Object), uri=uri,
+        range=to_lsp_range(lines, item.span, encoding), selection_range=to_lsp_range(lines, item.selection, encoding),
+        detail=item.detail if detail is None else detail, data={"uri": uri, "id": item.id, "kind": item.kind})
+
+
+def _call_detail(call) -> str:
+    """A call's item described by the link first (the edge's `when`, the carrier, the event and guard),
+    then by what the item is."""
+    return " — ".join(x for x in (call.detail, call.item.detail) if x)
+
+
+def to_lsp_incoming_calls(uri: str, calls, lines: LineIndex, encoding: str) -> list[lsp.CallHierarchyIncomingCall]:
+    return [lsp.CallHierarchyIncomingCall(from_=to_lsp_call_item(uri, c.item, lines, encoding, _call_detail(c)),
+                                          from_ranges=[to_lsp_range(lines, s, encoding) for s in c.spans])
+            for c in calls]
+
+
+def to_lsp_outgoing_calls(uri: str, calls, lines: LineIndex, encoding: str) -> list[lsp.CallHierarchyOutgoingCall]:
+    return [lsp.CallHierarchyOutgoingCall(to=to_lsp_call_item(uri, c.item, lines, encoding, _call_detail(c)),
+                                          from_ranges=[to_lsp_range(lines, s, encoding) for s in c.spans])
+            for c in calls]
+
+
+def call_item_key(item: lsp.CallHierarchyItem) -> tuple[str, str, str] | None:
+    """(uri, kind, id) from an item's `data` as `to_lsp_call_item` made it; None for anything else."""
+    data = item.data
+    if isinstance(data, dict) and all(isinstance(data.get(k), str) for k in ("uri", "id", "kind")):
+        return data["uri"], data["kind"], data["id"]
+    return None
+
+
+def to_lsp_selection_range(chain: list[tuple[int, int]], lines: LineIndex, encoding: str) -> lsp.SelectionRange:
+    """Spans innermost first (each inside the next) as the nested `SelectionRange` of one position."""
+    parent = None
+    for span in reversed(chain):
+        parent = lsp.SelectionRange(range=to_lsp_range(lines, span, encoding), parent=parent)
+    assert parent is not None, "a selection chain ends with the whole text"
+    return parent
 
 
 # --- what the editor draws into the text (issue 31 items 3, 5, 6; grooph_core/ide/text_marks.py) ---------

@@ -160,6 +160,64 @@ async def completion(ls: "GroophServer", params: lsp.CompletionParams) -> lsp.Co
     return convert.to_lsp_completions(found, offset, analysis.line_index, ls.encoding, ls.client_capabilities)
 
 
+# ---- the flow in the text: highlights, call hierarchy, selection ranges (issue 31 items 1, 2, 4) -------
+async def document_highlight(ls: "GroophServer", params: lsp.DocumentHighlightParams) -> list[lsp.DocumentHighlight] | None:
+    doc, analysis, offset = await _doc_and_offset(ls, params.text_document.uri, params.position)
+    if doc is None:
+        return None
+    found = await _light(ls, analysis, analysis.document_kind.highlights, analysis, offset)  # asked at every cursor move
+    if found is None:
+        return None
+    return convert.to_lsp_highlights(found, analysis.line_index, ls.encoding)
+
+
+async def prepare_call_hierarchy(ls: "GroophServer", params: lsp.CallHierarchyPrepareParams) -> list[lsp.CallHierarchyItem] | None:
+    doc, analysis, offset = await _doc_and_offset(ls, params.text_document.uri, params.position)
+    if doc is None:
+        return None
+    found = await ls.off_loop(analysis.document_kind.call_items, analysis, offset)
+    if not found:
+        return None
+    return [convert.to_lsp_call_item(doc.uri, item, analysis.line_index, ls.encoding) for item in found]
+
+
+async def _calls(ls: "GroophServer", item: lsp.CallHierarchyItem, incoming: bool):
+    """The calls of an item in its document's newest analysis: an item that is not ours, of a document no
+    longer open, or whose id the text no longer has, has none (never an error)."""
+    key = convert.call_item_key(item)
+    doc = ls.served(key[0]) if key is not None else None
+    if doc is None:
+        return None, None, []
+    analysis = await ls.analysed(doc)
+    face = analysis.document_kind
+    found = await ls.off_loop(face.incoming_calls if incoming else face.outgoing_calls, analysis, key[1], key[2])
+    return doc, analysis, found or []
+
+
+async def incoming_calls(ls: "GroophServer", params: lsp.CallHierarchyIncomingCallsParams) -> list[lsp.CallHierarchyIncomingCall]:
+    doc, analysis, calls = await _calls(ls, params.item, True)
+    return convert.to_lsp_incoming_calls(doc.uri, calls, analysis.line_index, ls.encoding) if calls else []
+
+
+async def outgoing_calls(ls: "GroophServer", params: lsp.CallHierarchyOutgoingCallsParams) -> list[lsp.CallHierarchyOutgoingCall]:
+    doc, analysis, calls = await _calls(ls, params.item, False)
+    return convert.to_lsp_outgoing_calls(doc.uri, calls, analysis.line_index, ls.encoding) if calls else []
+
+
+async def selection_range(ls: "GroophServer", params: lsp.SelectionRangeParams) -> list[lsp.SelectionRange] | None:
+    doc = ls.served(params.text_document.uri)
+    if doc is None:
+        return None
+    check_request_version(doc)
+    analysis = await ls.analysed(doc)
+    lines = analysis.line_index
+    offsets = [to_offset(lines, p, ls.encoding) for p in params.positions]
+    chains = await ls.off_loop(analysis.document_kind.selection_ranges, analysis, offsets)
+    if chains is None:
+        return None
+    return [convert.to_lsp_selection_range(chain, lines, ls.encoding) for chain in chains]
+
+
 # --- what the editor draws into the text (issue 31 items 3, 5, 6): inlay hints, links, semantic tokens ------
 async def _doc_and_range(ls: "GroophServer", uri: str, rng: lsp.Range | None):
     """The document, its analysis and the offsets of `rng` (the whole text when None)."""

@@ -277,6 +277,12 @@ FEATURES: list[tuple[str, Callable[..., Any], Any]] = [
     (lsp.WORKSPACE_DIAGNOSTIC, workspace_features.workspace_diagnostic, None),
     (lsp.WORKSPACE_WILL_RENAME_FILES, workspace_features.will_rename_files, convert.RENAME_FILTERS),
     (lsp.WORKSPACE_SYMBOL, workspace_features.workspace_symbol, None),
+    # the flow in the text (issue 31 items 1, 2, 4)
+    (lsp.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT, features.document_highlight, None),
+    (lsp.TEXT_DOCUMENT_PREPARE_CALL_HIERARCHY, features.prepare_call_hierarchy, None),
+    (lsp.CALL_HIERARCHY_INCOMING_CALLS, features.incoming_calls, None),
+    (lsp.CALL_HIERARCHY_OUTGOING_CALLS, features.outgoing_calls, None),
+    (lsp.TEXT_DOCUMENT_SELECTION_RANGE, features.selection_range, None),
     # what the editor draws into the text (issue 31 items 3, 5, 6); the legend registered once, on `full`
     (lsp.TEXT_DOCUMENT_INLAY_HINT, features.inlay_hints, None),
     (lsp.TEXT_DOCUMENT_DOCUMENT_LINK, features.document_links, None),

@@ -184,3 +184,27 @@ class DocumentKind(ABC):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"
+
+    # ---- the flow in the text (issue 31 items 1, 2, 4) --------------------------------------------------
+    def highlights(self, analysis, offset: int):
+        """`flow.Highlight`s of the name at the offset (its definition written, each use read); None when
+        not offered."""
+        return None
+
+    def call_items(self, analysis, offset: int):
+        """The `flow.FlowItem`s of the call hierarchy at the offset (none there: []); None when not offered."""
+        return None
+
+    def incoming_calls(self, analysis, kind: str, ident: str):
+        """`flow.FlowCall`s leading to the item (`FlowItem.kind`, `.id`) in this version ([] when it is
+        gone); None when not offered."""
+        return None
+
+    def outgoing_calls(self, analysis, kind: str, ident: str):
+        """`flow.FlowCall`s leading from the item in this version ([] when it is gone); None when not offered."""
+        return None
+
+    def selection_ranges(self, analysis, offsets: list[int]):
+        """For each offset, the spans around it that follow the structure, innermost first
+        (`selection.selection_chain`); None when not offered."""
+        return None

@@ -196,7 +196,7 @@ class _Walk:
             self.enum(t, v, p, name)
         elif isinstance(t, ArrayType):
             if type(v) is not list:
-                if self.empty(p, v):
+                if self.empty(p, v, flat):
                     return []
                 self.add(p, f"{name}: expected a list, got {self.found(p, v)}", problem=_type_or_null(v),
                          expected="array")
@@ -204,7 +204,7 @@ class _Walk:
             return _same_or(v, [self.check(t.item, x, f"{p}/{i}", name, depth + 1, flat) for i, x in enumerate(v)])
         elif isinstance(t, RecordType):
             if type(v) is not dict:
-                if self.empty(p, v):
+                if self.empty(p, v, flat):
                     return {}
                 self.add(p, f"{name}: expected a mapping ({t.expected}), got {self.found(p, v)}", problem=_type_or_null(v),
                          expected="object")
@@ -235,8 +235,8 @@ class _Walk:
     def check_lost(self, t: TypeDesc, lost: tuple, p: str, name: str, depth: int) -> None:
         """An earlier copy of a map's key: serde reads it too before the later one replaces it, so what it
         refuses there is refused (workflow.md §0); said at the kept copy's pointer, marked as such."""
-        value, written = lost
-        inner = _Walk(self.code, written, self.yaml)
+        value, written, node_at = lost
+        inner = _Walk(self.code, written, self.yaml, node_at)
         inner.lost_copies = self.lost_copies
         inner.check(t, value, p, name, depth)
         for q, struct in inner.structs.items() if self.structs is not None else ():  # a field written twice
@@ -245,9 +245,12 @@ class _Walk:
             self.out.append(make(self.code, i.message + " (in an earlier copy of this key, which the engine also "
                                  "reads)", i.at, i.pointers, on_key=i.on_key, facts=i.facts))
 
-    def empty(self, p: str, v: Any) -> bool:
+    def empty(self, p: str, v: Any, flat: bool = False) -> bool:
         """An empty YAML value (`key:` with nothing after it) where a list, a map or a struct is read: serde_yaml
-        reads it as an empty one (workflow.md §2 "An empty value")."""
+        reads it as an empty one (workflow.md §2 "An empty value"); not in a flattened `after` item, whose
+        buffered value is a unit serde refuses there ("invalid type: unit value, expected a sequence")."""
+        if flat:
+            return False
         s = self.scalar(p, v)
         return s is not None and s.plain and s.text == "" and s.tag == YAML_TAG + "null"
 
@@ -335,7 +338,7 @@ class _Walk:
         if type(v) is list and not self.yaml:  # a board itself too
             return self.fields_in_order(t, v, p, name, depth)
         if type(v) is not dict:
-            if self.empty(p, v):
+            if self.empty(p, v, flat):
                 v = {}
             else:
                 self.add(p, f"{name}: expected a mapping ({t.title}), got {self.found(p, v)}", problem=_type_or_null(v),
@@ -401,8 +404,8 @@ class _Walk:
     def first_copy(self, f, lost: tuple, p: str, name: str, depth: int) -> Any:
         """The value of a struct field's first copy as the engine would read it (its issues are not said:
         the duplicate is the refusal)."""
-        value, written = lost
-        inner = _Walk(self.code, written, self.yaml)
+        value, written, node_at = lost
+        inner = _Walk(self.code, written, self.yaml, node_at)
         if f.nullable and inner.absent(value, p, name):
             return None
         return inner.check(f.type, value, p, name, depth, f.flattened)
@@ -674,7 +677,7 @@ def _lost_copies(parsed, yaml: bool):
             name = pointer_split(pointer)[-1]
             if holder is None or not holder.lost:
                 return ()
-            return [(v, _scalars_under(sm.text, pointer, kid, sc)) for n, v, kid, sc in holder.lost if n == name]
+            return [(v, *_under(sm.text, pointer, kid, sc)) for n, v, kid, sc in holder.lost if n == name]
 
         return yaml_lost
     spans: dict[str, set] = {}
@@ -696,7 +699,7 @@ def _lost_copies(parsed, yaml: bool):
             while j < len(text) and text[j] in " \t\r\n":
                 j += 1
             try:
-                out.append((decoder.raw_decode(text, j)[0], None))
+                out.append((decoder.raw_decode(text, j)[0], None, None))
             except ValueError:
                 continue
         return out
@@ -704,12 +707,18 @@ def _lost_copies(parsed, yaml: bool):
     return json_lost
 
 
-def _scalars_under(text: str, pointer: str, kid, scalar):
-    """The `written` lookup of an earlier copy: its own tree (a collection) or its one scalar."""
+def _under(text: str, pointer: str, kid, scalar):
+    """The `written` and `node_at` lookups of an earlier copy: its own tree (a collection: its scalars and
+    its nodes, whose keys may be collections) or its one scalar (no node)."""
     if kid is None:
-        return lambda q: scalar if q == pointer else None
+        return (lambda q: scalar if q == pointer else None), None
     sub = YamlSourceMap(text, (kid.start, kid.end), kid)
-    return lambda q: sub.scalar(q[len(pointer):]) if q == pointer or q.startswith(pointer + "/") else None
+
+    def inside(q: str) -> bool:
+        return q == pointer or q.startswith(pointer + "/")
+
+    return ((lambda q: sub.scalar(q[len(pointer):]) if inside(q) else None),
+            (lambda q: sub.node(q[len(pointer):]) if inside(q) else None))
 
 
 def engine_problems(problems, reading: SerdeReading, code: str) -> tuple[list[Issue], list[Issue]]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterator
 
 from grooph_core.model.compiled import ROOTS, AltType, ArrayType, ObjectType, RecordType, StrType, TypeDesc, UnionType
-from grooph_core.source.text import pointer_join
+from grooph_core.source.text import pointer_escape, pointer_join, pointer_split
 
 # A `Ref("scope")` string is `graph` or `<kind>:<id>` (graph.md §1.7): these heads name an object.
 SCOPE_HEADS = ("node", "loop", "edge")
@@ -208,9 +208,10 @@ def _references_only(tree: dict) -> dict:
 _REFERENCE_TREES = {kind: _references_only(tree) for kind, tree in _TREES.items()}
 
 
-def _generate(tree: dict) -> str:
-    """Python source of `find(doc, missing)` for a references-only tree: nested loops over exactly
-    the reference places, an Occurrence built only where `missing(target, id)` says so."""
+def _generate(tree: dict, keys: bool = False) -> str:
+    """Python source of `find(doc, missing)` for a tree (references only, for the rules; or every place):
+    nested loops over exactly its places, an Occurrence built only where `missing(target, id)` says so;
+    with `keys`, the record keys that name ids (layout) too."""
     lines = ["def find(doc, missing):", "    out = []"]
     counter = [0]
 
@@ -223,15 +224,21 @@ def _generate(tree: dict) -> str:
         else:
             target = _TARGET_WORD.get(sub.kind, sub.kind)
             lines.append(f"{pad}if isinstance({value}, str) and missing({target!r}, {value}):")
-            lines.append(f"{pad}    out.append(Occurrence({ptr}, {value}, {target!r}, False))")
+            lines.append(f"{pad}    out.append(Occurrence({ptr}, {value}, {target!r}, {sub.definition}))")
 
     def in_values(t) -> bool:
-        return isinstance(t, _Leaf) or any(step is not _KEY and in_values(sub) for step, sub in t.items())
+        return isinstance(t, _Leaf) or any((keys or step is not _KEY) and in_values(sub) for step, sub in t.items())
 
     def walk(t: dict, var: str, ptr: str, pad: str) -> None:
         for step, sub in t.items():
             counter[0] += 1
             n = counter[0]
+            if step is _KEY and keys:
+                target = _TARGET_WORD.get(sub.kind, sub.kind)
+                lines.append(f"{pad}for k{n} in {var}:")
+                lines.append(f"{pad}    if missing({target!r}, k{n}):")
+                lines.append(f"{pad}        out.append(Occurrence(f{ptr[:-1]}/{{escape(k{n})}}', k{n}, {target!r}, False, on_key=True))")
+                continue
             if step is _KEY or not in_values(sub):
                 continue  # keys naming ids (layout) are not references a rule checks
             if step is _ITEMS:
@@ -259,13 +266,15 @@ def _generate(tree: dict) -> str:
     return "\n".join(lines)
 
 
-def _compile_finder(tree: dict):
-    scope = {"Occurrence": Occurrence, "SCOPE_HEADS": SCOPE_HEADS}
-    exec(compile(_generate(tree), "<reference finder>", "exec"), scope)  # our own source, from the model
+def _compile_finder(tree: dict, keys: bool = False):
+    scope = {"Occurrence": Occurrence, "SCOPE_HEADS": SCOPE_HEADS, "escape": pointer_escape}
+    exec(compile(_generate(tree, keys), "<reference finder>", "exec"), scope)  # our own source, from the model
     return scope["find"]
 
 
 _FINDERS = {kind: _compile_finder(tree) for kind, tree in _REFERENCE_TREES.items()}
+# every place (definitions, references, layout keys), for the places of one id (`occurrences_of`)
+_PLACE_FINDERS = {kind: _compile_finder(tree, keys=True) for kind, tree in _TREES.items()}
 
 
 def missing_references(doc: object, kind: str, missing: Callable[[str, str], bool]) -> list[Occurrence]:
@@ -283,6 +292,43 @@ def occurrences(doc: object, kind: str) -> list[Occurrence]:
     if not isinstance(doc, dict):
         return []
     return [o for o, _, _ in _walk(doc, _TREES.get(kind, _TREES["graph"]), "")]
+
+
+def occurrences_of(doc: object, kind: str, ident: str) -> list[Occurrence]:
+    """The occurrences (definitions, references, layout keys) naming `ident`: `occurrences` filtered to
+    it, in the same order, through the generated walk (a keystroke's highlight on a 1M document)."""
+    if not isinstance(doc, dict):
+        return []
+    return _PLACE_FINDERS.get(kind, _PLACE_FINDERS["graph"])(doc, lambda _target, i: i == ident)
+
+
+def occurrence_at(doc: object, kind: str, pointer: str, *, on_key: bool = False) -> Occurrence | None:
+    """The occurrence whose string (or, with `on_key`, layout key) stands at `pointer`, found by walking
+    the places along the pointer alone (not the whole document)."""
+    tree: dict = _TREES.get(kind, _TREES["graph"])
+    value = doc
+    segs = pointer_split(pointer)
+    for n, seg in enumerate(segs):
+        last = n == len(segs) - 1
+        if type(value) is list:
+            if not seg.isdigit() or int(seg) >= len(value):
+                return None
+            sub, value = tree.get(_ITEMS), value[int(seg)]
+        elif type(value) is dict:
+            if last and on_key:
+                leaf = tree.get(_KEY)
+                return Occurrence(pointer, seg, _TARGET_WORD.get(leaf.kind, leaf.kind), False, on_key=True) if isinstance(leaf, _Leaf) and seg in value else None
+            if seg not in value:
+                return None
+            sub, value = tree.get(seg), value[seg]
+        else:
+            return None
+        if isinstance(sub, _Leaf):
+            return _emit(sub, value, pointer) if last and not on_key else None
+        if sub is None:
+            return None
+        tree = sub
+    return None
 
 
 def places(doc: object, kind: str) -> Iterator[tuple[Occurrence, object, object]]:

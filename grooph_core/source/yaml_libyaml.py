@@ -5,12 +5,11 @@ ruamel.yaml's (`id`, `tag`, `value`, `style`, `flow_style`, `start_mark.index`, 
 the YAML 1.2 core schema for untagged plain scalars, or `None` when this path does not answer: an empty
 value other than `key:` in a block mapping, `key: ` in a flow one and `- ` in a block sequence (whose
 marks are put where ruamel puts them), an undefined alias, nesting past `max_depth`, directives, a BOM,
-a tab, the line breaks U+0085, U+2028, U+2029, a pair in a flow sequence with no space after its `:`
-(`["a":x]`; ruamel refuses some texts that libyaml takes). A parser complaint gives a `Refused`: the
-whole lines before the complaint that ruamel may skip to find it (see `Refused`), or `None` when
-anchors were read. `yaml_reader` then asks ruamel.yaml (the reference,
-spec/workflow.md §0), so every message and mark is ruamel's; where libyaml answers it gives the same tree
-(tests/core/test_yaml_libyaml.py proves it differentially).
+the line breaks U+0085, U+2028, U+2029. A parser complaint gives a `Refused`: the whole lines
+before the complaint that ruamel may skip to find it (see `Refused`), or `None` when anchors were read.
+`yaml_reader` then asks ruamel.yaml (made to read as the engine's libyaml by `yaml_engine_rules`,
+spec/workflow.md §0), so every message and mark is ruamel's; where libyaml answers it gives the same
+tree (tests/core/test_yaml_libyaml.py proves it differentially).
 """
 
 from __future__ import annotations
@@ -89,7 +88,7 @@ def compose(text: str, max_depth: int, resolve_plain):
     """(root node or None when the text is empty, offset of a second document or None), a `Refused`, or
     `None` when libyaml does not answer (see the module docstring). `resolve_plain(value)` names the
     core-schema tag of an untagged plain scalar."""
-    if (CBaseLoader is None or "\ufeff" in text or "\t" in text or _DIRECTIVE.search(text)
+    if (CBaseLoader is None or "\ufeff" in text or _DIRECTIVE.search(text)
             or any(c in text for c in _ODD_BREAKS)):
         return None
     try:
@@ -128,8 +127,6 @@ def _compose(text: str, max_depth: int, resolve_plain):
             except MarkedYAMLError:
                 return None if anchors else Refused(_skippable(text, stack, keys))
             cls = type(event)
-            if keys and keys[-1] is not None and _value_ruamel_reads_as_plain(text, stack, keys, event):
-                raise _Differs
             if cls is ScalarEvent:
                 if len(stack) + 1 > max_depth:
                     return None
@@ -197,8 +194,8 @@ def _compose(text: str, max_depth: int, resolve_plain):
         loader.dispose()
 
 
-# What lies between a block mapping's `:` and the next token: spaces, line breaks, comments.
-_GAP = re.compile(r"(?:[ \r\n]+|#[^\r\n]*)*")
+# What lies between a block mapping's `:` and the next token: spaces and tabs, line breaks, comments.
+_GAP = re.compile(r"(?:[ \t\r\n]+|#[^\r\n]*)*")
 
 
 def _empty_at(text: str, stack: list, keys: list, event) -> int | None:
@@ -232,25 +229,9 @@ def _empty_at(text: str, stack: list, keys: list, event) -> int | None:
                 return j + 1
         return j
     q = at - 1
-    while q >= 0 and text[q] == " ":
+    while q >= 0 and text[q] in " \t":
         q -= 1
     return q + 1 if q >= 0 and text[q] == ":" else None
-
-
-def _value_ruamel_reads_as_plain(text: str, stack: list, keys: list, event) -> bool:
-    """Whether the value about to be read is one of a pair in a flow sequence whose `:` stands right
-    before it (`["a":x]`, `[{a: 1}:]`, `['a':,]`): libyaml reads the `:` as the value indicator, ruamel
-    (`Scanner.check_value`: in a flow sequence only before a space or a line break) as the start of a
-    plain scalar, and refuses the text. In a flow mapping (`{"a":x}`) both read a value."""
-    at = event.start_mark.index
-    if text[at - 1:at] != ":":
-        return False
-    pair = stack[-1]
-    if not pair.flow_style or len(stack) < 2 or stack[-2].id != "sequence":
-        return False
-    start = pair.start_mark.index
-    # a `{` of its own (not a key's) opens a flow mapping; a pair in a sequence starts at its key or `?`
-    return not (text[start:start + 1] == "{" and keys[-1].start_mark.index > start)
 
 
 _KEY_PREFIX = re.compile(r"[ ]*(?:\?[ ]+)?\Z")  # what may stand before a block mapping's later key

@@ -41,7 +41,7 @@ from ruamel.yaml.nodes import ScalarNode
 from ruamel.yaml.reader import Reader
 
 from grooph_core.issues import Facts, Issue, make
-from grooph_core.source import yaml_libyaml
+from grooph_core.source import yaml_engine_rules, yaml_libyaml
 from grooph_core.source.json_reader import MAX_CHARS, MAX_DEPTH, ParsedText, collector_paused
 from grooph_core.source.source_map import SourceMap
 from grooph_core.source.serde_scalars import YAML_TAG, resolve_plain, resolve_tagged
@@ -73,9 +73,10 @@ def _marks(issue: Issue) -> tuple[int | None, ...] | None:
 def _fault_marks(issue: Issue) -> tuple[int | None, ...]:
     """The marks of a complaint in the order the recovery looks for the faulty line, the second being
     the problem's: the context first (the half-typed key, the unclosed bracket), except where the
-    context is the block mapping a wrongly indented entry broke out of (its first key), not the entry."""
+    context is the block mapping a wrongly indented entry broke out of (its first key), not the entry, or
+    the plain scalar a tab indenting the next line broke into (the tab's line is the fault)."""
     marks = _marks(issue)
-    if issue.message.startswith("expected <block end>"):
+    if issue.message.startswith(("expected <block end>", "found a tab character that violates indentation")):
         return (marks[1], marks[1])
     return marks
 
@@ -543,8 +544,9 @@ def _entry(text: str, line: Span) -> Span:
     """The entry of a block collection that a refused line starts, so that a slip is confined to it
     (issue 21): the line alone, or, when it opens a block (`review:`, `- `, `key: |`), the line with the
     lines below it deeper than the level it stands at, the deepest indentation of the lines above it
-    that is shallower than its first line below (a key dedented by a column or indented with a tab still
-    takes its own block, and no more). The slip's siblings are read as written."""
+    that is shallower than its first line below, or when a line below is shallower still (the slip is its
+    collection's first entry), that one's (a key dedented by a column or indented with a tab still takes
+    its own block, and no more). The slip's siblings are read as written."""
     start, end = line
     if not _OPENS_BLOCK.match(text[start:end].strip(" \t")):
         return line
@@ -566,6 +568,14 @@ def _entry(text: str, line: Span) -> Span:
         if d < child:
             level = d
             break
+    # the line above may be the collection's own key (the slip is its first entry): then the slip's
+    # siblings stand below it, shallower than its first line below (a tab on the first status)
+    siblings, nxt = child, below
+    while nxt is not None and (d := _indent(text, nxt[0])) > level:
+        siblings = min(siblings, d)
+        nxt = _next_content_line(text, nxt[1])
+    if siblings < child:
+        level = siblings
     last, nxt = end, below
     while nxt is not None and _indent(text, nxt[0]) > level:
         last = nxt[1]
@@ -694,6 +704,7 @@ def _compose(text: str, max_depth: int, problems: list[Issue], *, about: str | N
     the frames that takes do not fit the recursion limit (the command line's 512 levels), the limit is
     raised for the composition and put back after it."""
     yaml = YAML(typ="safe", pure=True)
+    yaml_engine_rules.install(yaml)  # tabs, later byte-order marks and empty keys as the engine reads them
     yaml.max_depth = max_depth
     yaml.doc_infos.append(DocInfo(requested_version=version(yaml.version)))  # as YAML.compose_all does
     old = sys.getrecursionlimit()

@@ -88,6 +88,18 @@ def test_flattened_after_items_take_only_real_strings():
     assert [(c, p) for c, p, _ in issues if c == "E_WF_SCHEMA"] == [("E_WF_SCHEMA", "/statuses/ready/after/0/target")]
 
 
+@pytest.mark.parametrize("field", ["from", "by", "validate", "actions"])
+def test_an_empty_list_field_in_a_flattened_after_item_is_refused(field):
+    """Issue 30 item 5: serde buffers a flattened item, and an empty value there is a unit it refuses where a
+    list is read ("invalid type: unit value, expected a sequence"); outside such an item it is an empty list."""
+    status = f"ready:\n    after:\n      - after: 5\n        target: ready\n        {field}:\n    on: {{start: [{{target: ready}}]}}"
+    issues, _ = _issues(BASE.replace("ready: {on: {start: [{target: ready}]}}", status))
+    assert [(c, p) for c, p, _ in issues if c == "E_WF_SCHEMA"] == [("E_WF_SCHEMA", f"/statuses/ready/after/0/{field}")]
+    block = BASE.replace("ready: {on: {start: [{target: ready}]}}", f"ready:\n    on:\n      start:\n        - target: ready\n          {field}:")
+    issues, _ = _issues(block)
+    assert [c for c, _, _ in issues if c.startswith("E_")] == []
+
+
 def test_tags_and_integers_beyond_64_bits():
     issues, _ = _issues(BASE + "params: {a: 123456789012345678901234, b: !x 1, c: !!int x}\ndescription: !x 5\n")
     assert [p for c, p, _ in issues if c == "E_WF_SCHEMA"] == ["/params/a", "/params/b", "/params/c"]

@@ -303,10 +303,13 @@ def test_a_half_typed_yaml_mapping_gives_one_syntax_error_and_keeps_the_rest(edi
     assert [c for c, *_ in issues(text)] == ["E_SYNTAX"]  # strict: the engine refuses the file
 
 
-def test_what_cannot_be_read_at_all_is_one_syntax_error():
-    """A tab indenting a status cannot be read around (its children would change parents): the error alone."""
+def test_a_tab_indenting_the_first_status_is_read_around():
+    """A tab indenting the first status: that status is left out with its block (its siblings below give its
+    level), and the fault elsewhere is still reported (issue 30 item 7; it was the syntax error alone)."""
     text = _FAULT.replace("statuses:\n  ready:\n", "statuses:\n\tready:\n")
-    assert [c for c, *_ in issues(text, tolerant=True)] == ["E_SYNTAX"]
+    assert [(c, t) for c, _, t, _ in issues(text, tolerant=True)][1:] == [("E_WF_UNKNOWN_STATUS", "dnoe")]
+    assert [c for c, *_ in issues(text, tolerant=True)][0] == "E_SYNTAX"
+    assert [c for c, *_ in issues(text)] == ["E_SYNTAX"]  # strict: the engine refuses the file
 
 
 def test_a_half_typed_json_task_does_not_cascade():

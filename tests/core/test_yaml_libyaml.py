@@ -72,6 +72,9 @@ CASES = [
     "a: [1, 2\n", "a: {b: 1\n", "a: 'x\n", "a: |\n  x\n\n  y\n\n\nb: >-\n  z\n", "%YAML 1.2\n---\na: 1\n",
     "\ufeffa: 1\n", "a: é🚀\r\nb: ~\r\n", "on: yes\noff: no\n1: 0x1F\n.inf: -.inf\nn: .NaN\n", "", "  \n", "# c\n",
     "a: \x07\n", "[1, 2]", "x", "a:\n  - b: 1\n    c: 2\n  - [3]\n", "a: \ud800\n", "<<: *a\n", "a: &a {b: *a}\n",
+    # tabs inside lines (read as the engine reads them, issue 30) and as indentation (refused)
+    "a:\t\n  b: 1\nc: {d:\t}\n", "a: [x,\ty]\nb: c\td\t# e\n", "a:\n  b: one\n   \ttwo\n", "a:\n  b: one\n\ttwo\n",
+    "a:\t\n\tb: 1\n", "- a\n-\tb\n", "a\t: b\n",
 ]
 
 
@@ -133,8 +136,8 @@ def test_dumped_values_and_their_edits_read_the_same(value, flow, at, insert):
 
 
 # A pair in a flow sequence whose `:` stands right before its value or the end: libyaml reads a pair,
-# ruamel (the reference) a plain scalar `:…`, and refuses the text; a space after the `:`, or a flow
-# mapping of its own, both read as a pair.
+# and so does ruamel as the engine's rules make it read (`yaml_engine_rules`; it read a plain scalar `:…`
+# and refused the text); a space after the `:`, or a flow mapping of its own, both read as a pair.
 ADJACENT_VALUES = [
     '{doc: [[], [0, on], {\'\': 0, \'00\': {\'\': null, "00\\x1F\\x1F": on, "0000\\x1F": false},\n00;: []}, '
     '{\'\': null, "0000\\0": null, 00;: 0}:]}\n',
@@ -149,13 +152,15 @@ def test_a_value_right_after_the_colon_of_a_pair_in_a_flow_sequence_reads_the_sa
     assert_same(text)
 
 
-def test_the_found_text_is_refused_as_ruamel_refuses_it():
-    """The text the dumped-values property found (issue 25): the fast path gave a value, ruamel none."""
+def test_the_found_text_reads_as_the_engine_reads_it():
+    """The text the dumped-values property found (issue 25): the fast path gave a value, ruamel none. The
+    engine's libyaml reads it (a `:` in a flow collection is a value indicator), and so does ruamel now
+    (issue 30, `yaml_engine_rules`): the last item is a pair whose key is a mapping, kept apart, which the
+    engine refuses where it reads a string key (`invalid type: map, expected a string key`)."""
     parsed = parse_yaml(ADJACENT_VALUES[0])
-    assert parsed.value is None and not parsed.ok
-    [problem] = parsed.problems
-    assert problem.message == "expected ',' or ']', but got '<scalar>' (while parsing a flow sequence)"
-    assert problem.span == (127, 127)
+    assert parsed.ok and not parsed.problems
+    assert parsed.value["doc"][3] == {}
+    assert parsed.source_map.node("/doc/3").complex == [((93, 127), "map")]
 
 
 def test_the_fast_path_still_answers_for_compact_json():

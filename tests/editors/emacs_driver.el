@@ -5,12 +5,7 @@
 ;; diagnostics, M-x eglot-code-actions RET, C-x C-s, M-x eglot-rename, M-x completion-at-point) and
 ;; writes what the client really received and did, as JSON, to $GROOPH_RESULT.
 
-(require 'json)
-(require 'subr-x)
-
-(defvar grooph-plan (json-parse-string (getenv "GROOPH_PLAN") :object-type 'alist :array-type 'list))
-(defvar grooph-result nil "The alist written as the result.")
-(defvar grooph-deadline (+ (float-time) (/ (alist-get 'timeout_ms grooph-plan 30000) 1000.0)))
+(load (expand-file-name "emacs_common.el" (file-name-directory load-file-name)) nil t)
 
 (require 'eglot)
 (require 'seq)
@@ -20,36 +15,6 @@
             (lambda (_server method &rest params)
               (when (eq method 'textDocument/publishDiagnostics)
                 (push (list (plist-get params :uri) (length (plist-get params :diagnostics))) grooph-published))))
-
-(defun grooph-note (key value)
-  (setq grooph-result (cons (cons key value) (assq-delete-all key grooph-result))))
-
-(defun grooph-finish (&optional error)
-  (when error (grooph-note 'error error))
-  (with-temp-file (getenv "GROOPH_RESULT")
-    (insert (json-encode grooph-result)))
-  (kill-emacs (if error 1 0)))
-
-(defun grooph-idle ()
-  "Run what Emacs runs once the user is idle: idle timers never fire in batch (there is no command
-loop waiting for input), and eglot sends its didChange from one."
-  (dolist (timer (copy-sequence timer-idle-list))
-    (timer-event-handler timer)))
-
-(defun grooph-wait (what predicate)
-  "Wait as an idle user does (process output, timers, idle timers) until PREDICATE holds; fail
-saying WHAT otherwise."
-  (while (not (funcall predicate))
-    (when (> (float-time) grooph-deadline)
-      (grooph-finish (format "timed out waiting for %s" what)))
-    (grooph-idle)
-    (accept-process-output nil 0.05)))
-
-(defun grooph-line-col (pos)
-  "Zero-based line and character column of POS."
-  (save-excursion
-    (goto-char pos)
-    (list (1- (line-number-at-pos pos t)) (- pos (line-beginning-position)))))
 
 (defun grooph-diagnostics ()
   "Flymake's diagnostics of the buffer as eglot gave them: code, message, region, type (a vector: a
@@ -61,23 +26,12 @@ JSON array even when empty)."
                 (type . ,(symbol-name (flymake-diagnostic-type d)))
                 (start . ,(grooph-line-col (flymake-diagnostic-beg d)))
                 (end . ,(grooph-line-col (flymake-diagnostic-end d))))))
-          (sort (flymake-diagnostics) (lambda (a b) (< (flymake-diagnostic-beg a) (flymake-diagnostic-beg b)))))))
-
-(defun grooph-goto (needle shift)
-  "Point at the first NEEDLE, SHIFT characters into it."
-  (goto-char (point-min))
-  (unless (search-forward needle nil t)
-    (grooph-finish (format "%S is not in the buffer" needle)))
-  (goto-char (+ (match-beginning 0) shift)))
+          (grooph-flymake-sorted))))
 
 (defun grooph-visit ()
   "Visit the plan's file as a user does; the command loop would then run `post-command-hook', where
 `eglot-ensure' connects."
-  (find-file (alist-get 'file grooph-plan))
-  (grooph-note 'major_mode (symbol-name major-mode))
-  (grooph-note 'coding (symbol-name buffer-file-coding-system))
-  (grooph-note 'visited (grooph-text))
-  (run-hooks 'post-command-hook)
+  (grooph-find-file)
   (grooph-wait "eglot to manage the buffer" (lambda () (bound-and-true-p eglot--managed-mode)))
   (grooph-note 'language_id (eglot--language-id (eglot-current-server))))
 
@@ -93,8 +47,7 @@ to see the file checked before acting on it."
 
 (defun grooph-quick-fix ()
   "M-x eglot-code-actions RET on the first diagnostic: the default choice, the preferred action."
-  (goto-char (flymake-diagnostic-beg (car (sort (flymake-diagnostics)
-                                                (lambda (a b) (< (flymake-diagnostic-beg a) (flymake-diagnostic-beg b)))))))
+  (goto-char (flymake-diagnostic-beg (car (grooph-flymake-sorted))))
   (let* ((offered nil)
          (completing-read-function
           (lambda (_prompt collection &rest args)
@@ -104,19 +57,10 @@ to see the file checked before acting on it."
     (call-interactively #'eglot-code-actions)
     (grooph-note 'actions (vconcat offered))))
 
-(defun grooph-text ()
-  (buffer-substring-no-properties (point-min) (point-max)))
-
 (defun grooph-run ()
   (load (alist-get 'init grooph-plan) nil t)
   (grooph-visit)
   (pcase (alist-get 'scenario grooph-plan)
-    ("diagnostics"
-     (grooph-wait-diagnostics)
-     (when (alist-get 'save grooph-plan)   ; then C-x C-s, the buffer marked modified first
-       (set-buffer-modified-p t)
-       (save-buffer)
-       (grooph-note 'buffer (grooph-text))))
     ("quick-fix"
      (grooph-wait-diagnostics)
      (grooph-quick-fix)
@@ -124,25 +68,12 @@ to see the file checked before acting on it."
      (grooph-wait "the diagnostics of the repaired text"
                   (lambda () (not (equal (grooph-diagnostics) (alist-get 'diagnostics grooph-result)))))
      (grooph-note 'after (grooph-diagnostics)))
-    ("save"
-     (grooph-wait-published)
-     (when (alist-get 'edit grooph-plan)   ; a change first, so that the buffer is modified
-       (goto-char (point-max))
-       (insert " ")
-       (delete-char -1))
-     (set-buffer-modified-p t)
-     (save-buffer)
-     (grooph-note 'buffer (grooph-text)))
     ("rename"
-     (grooph-wait-published)
-     (let ((at (alist-get 'at grooph-plan)))
-       (grooph-goto (car at) (cadr at)))
+     (grooph-at-plan)
      (eglot-rename (alist-get 'new_name grooph-plan))
      (grooph-note 'buffer (grooph-text)))
     ("complete"
-     (grooph-wait-published)
-     (let ((at (alist-get 'at grooph-plan)))
-       (grooph-goto (car at) (cadr at)))
+     (grooph-at-plan)
      (let* ((capf (eglot-completion-at-point))
             (typed (buffer-substring-no-properties (nth 0 capf) (point))))
        (grooph-note 'typed typed)
@@ -150,6 +81,19 @@ to see the file checked before acting on it."
      (completion-at-point)                ; a unique candidate is inserted, and eglot applies its edit
      (grooph-note 'line (buffer-substring-no-properties (line-beginning-position) (line-end-position)))
      (grooph-note 'buffer (grooph-text)))
+    ("choose"
+     ;; Completion where several candidates fit: the first chosen, as a completion UI does.
+     (grooph-at-plan)
+     (grooph-choose-completion (eglot-completion-at-point))
+     (grooph-note 'line (buffer-substring-no-properties (line-beginning-position) (line-end-position)))
+     (grooph-note 'buffer (grooph-text)))
+    ("hover"
+     ;; What eldoc shows at point (M-x eldoc): eglot's hover function, called as eldoc calls it.
+     (grooph-at-plan)
+     (let (got)
+       (eglot-hover-eldoc-function (lambda (info &rest _) (setq got (or info ""))))
+       (grooph-wait "the hover" (lambda () got))
+       (grooph-note 'hover (substring-no-properties got))))
     ("quiet"
      ;; A document the server does not serve: saved (format on save asks the server), then one more
      ;; request and a second of the event loop, so that anything the server would send has arrived.
@@ -162,7 +106,7 @@ to see the file checked before acting on it."
      (let ((uri (eglot--path-to-uri (buffer-file-name))))
        (grooph-note 'published (vconcat (mapcar #'cadr (seq-filter (lambda (p) (equal (car p) uri)) grooph-published)))))
      (grooph-note 'buffer (grooph-text)))
-    (other (grooph-finish (format "unknown scenario %S" other))))
+    (other (grooph-common-scenario other)))
   (grooph-finish))
 
 (condition-case err

@@ -391,15 +391,20 @@ function scenarios.fill_in(bufnr, uri)
   step('buffer', buffer_text(bufnr))
 end
 
+--- The server attached and the file checked (its first diagnostics), the cursor at plan.at
+--- ({line, col}, 0-based bytes).
+local function cursor_at_plan(bufnr, uri)
+  step('attached', client_of(bufnr) ~= nil)
+  wait_diagnostics(uri, 0)
+  vim.api.nvim_win_set_cursor(0, { plan.at[1] + 1, plan.at[2] })
+end
+
 --- <C-x><C-o> in insert mode at plan.at ({line, col}, 0-based bytes), as a user types it; the menu
 --- Neovim shows, then <C-y> on the first item and <Esc>. Asynchronous: keys are typed once the script
 --- returns to Neovim's main loop, and the scenario finishes from a timer.
 function scenarios.complete(bufnr, uri)
-  local client = client_of(bufnr)
-  step('attached', client ~= nil)
-  wait_diagnostics(uri, 0)
+  cursor_at_plan(bufnr, uri)
   step('omnifunc', vim.bo[bufnr].omnifunc)
-  vim.api.nvim_win_set_cursor(0, { plan.at[1] + 1, plan.at[2] })
   local keys = function(k)
     vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(k, true, false, true), 'n', false)
   end
@@ -440,6 +445,75 @@ function scenarios.complete(bufnr, uri)
   return 'async'
 end
 
+--- vim.lsp.buf.rename(plan.new_name) with the cursor at plan.at ({line, col}, 0-based bytes).
+function scenarios.rename(bufnr, uri)
+  cursor_at_plan(bufnr, uri)
+  local tick = vim.api.nvim_buf_get_changedtick(bufnr)
+  vim.lsp.buf.rename(plan.new_name)
+  vim.wait(TIMEOUT, function()
+    return vim.api.nvim_buf_get_changedtick(bufnr) ~= tick
+  end, 20)
+  step('buffer', buffer_text(bufnr))
+end
+
+--- `K` in normal mode at plan.at (Neovim maps it to the hover from 0.10; before, the user calls
+--- vim.lsp.buf.hover()): the text of the floating window the hover opens.
+function scenarios.hover(bufnr, uri)
+  cursor_at_plan(bufnr, uri)
+  if vim.fn.has('nvim-0.10') == 1 then
+    vim.api.nvim_feedkeys('K', 'mx', false)
+  else
+    vim.lsp.buf.hover()
+  end
+  local float
+  vim.wait(TIMEOUT, function()
+    for _, win in ipairs(vim.api.nvim_list_wins()) do
+      if vim.api.nvim_win_get_config(win).relative ~= '' then
+        float = win
+        return true
+      end
+    end
+    return false
+  end, 20)
+  step('hover', float and table.concat(vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(float), 0, -1, false), '\n') or vim.NIL)
+end
+
+--- Each of plan.others opened in turn after the plan's file: its file type and whether the server
+--- attached.
+function scenarios.kinds(bufnr)
+  local seen = { { filetype = vim.bo[bufnr].filetype, attached = client_of(bufnr) ~= nil } }
+  for _, path in ipairs(plan.others) do
+    vim.cmd('edit ' .. vim.fn.fnameescape(path))
+    local other = vim.api.nvim_get_current_buf()
+    table.insert(seen, { filetype = vim.bo[other].filetype, attached = client_of(other) ~= nil })
+  end
+  step('kinds', seen)
+end
+
+--- Neovim's default LSP key maps in a grooph buffer (0.11+: grn, gra, grr, gri, grt, gO, K, ...).
+function scenarios.keys(bufnr)
+  local client = client_of(bufnr)
+  step('attached', client ~= nil)
+  step('filetype', vim.bo[bufnr].filetype)
+  local maps = {}
+  for _, lhs in ipairs(plan.keys) do
+    local mode = lhs:sub(1, 2) == 'i:' and 'i' or (lhs:sub(1, 2) == 'x:' and 'x' or 'n')
+    local key = lhs:gsub('^[ix]:', '')
+    local map = vim.fn.maparg(key, mode, false, true)
+    maps[lhs] = map.desc or map.rhs or (map.callback and 'lua') or ''
+  end
+  step('maps', maps)
+  local caps = client and client.server_capabilities or {}
+  local provides = {}
+  for name, value in pairs(caps) do
+    if value ~= false and value ~= vim.NIL then
+      table.insert(provides, name)
+    end
+  end
+  table.sort(provides)
+  step('provides', provides)
+end
+
 -- plan.pretend_below = '0.11' makes the plugin take its 0.8-0.10 branch (vim.lsp.start) on a newer
 -- Neovim, so that branch is exercised where only a newer build is at hand.
 if plan.pretend_below and plan.pretend_below ~= vim.NIL then
@@ -459,7 +533,9 @@ if plan.pretend_below and plan.pretend_below ~= vim.NIL then
 end
 
 local ok, err = xpcall(function()
-  require('grooph').setup(plan.setup)
+  if not plan.plain then  -- plain: the user's init file (-u) is the whole setup
+    require('grooph').setup(plan.setup)
+  end
   vim.cmd('edit ' .. vim.fn.fnameescape(plan.file))
   local bufnr = vim.api.nvim_get_current_buf()
   local uri = vim.uri_from_bufnr(bufnr)

@@ -6,7 +6,9 @@ the client really received (Flymake's diagnostics, the code actions offered, the
 Checked: diagnostics with the grooph codes at the right place (UTF-16 columns after an emoji); the
 quick fix `RET` takes in `M-x eglot-code-actions`; format on save giving `grooph fmt`'s bytes (also of
 a CRLF file, read as it is on disk); a byte-order mark reported as `grooph validate` does; rename;
-completion inside a half-typed string (`"te` finds `tests`); a board workflow, served by the same
+the hover eldoc shows;
+completion between empty quotes (the first candidate chosen) and inside a half-typed string
+(`"te` finds `tests`); a board workflow, served by the same
 server entry; and with one entry for other modes too, a `package.json` announced as `grooph` gets nothing.
 """
 
@@ -23,16 +25,16 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import FIXTURES, ROOT
-from tests.editors.test_neovim import DANGLING, grooph, token_range
+from tests.editors.test_neovim import DANGLING, assert_completed, assert_renamed, grooph, token_range
 
 EMACS = os.environ.get("GROOPH_TEST_EMACS") or shutil.which("emacs")
 
 
-def _missing() -> str | None:
-    """What the documented setup needs and this machine lacks, or None."""
+def emacs_missing(packages=("eglot", "yaml-mode")) -> str | None:
+    """What the documented setup (with these Emacs packages) needs and this machine lacks, or None."""
     if EMACS is None or shutil.which(EMACS) is None:
         return f"emacs is not installed{f' ({EMACS} is not a program)' if EMACS else ''}"
-    for package in ("eglot", "yaml-mode"):
+    for package in packages:
         probe = subprocess.run([EMACS, "--batch", "--eval", f"(require '{package})"], capture_output=True, timeout=60,
                                env={**os.environ, "HOME": os.devnull})
         if probe.returncode != 0:
@@ -40,7 +42,7 @@ def _missing() -> str | None:
     return None
 
 
-MISSING = _missing()
+MISSING = emacs_missing()
 pytestmark = pytest.mark.skipif(
     MISSING is not None,
     reason=f"{MISSING} (Debian 12: apt-get install emacs-nox elpa-eglot elpa-yaml-mode); .ci/setup installs them",
@@ -54,9 +56,9 @@ WORKFLOW = FIXTURES / "workflow" / "valid" / "spec-example.workflow.yaml"
 PROGRAM = re.compile(r'(?<=^\(defvar grooph-lsp-program )\(expand-file-name "~/[^"]+/grooph-lsp"\)$', re.M)
 
 
-def users_init() -> str:
-    """The elisp block of docs/editors.md's Emacs section, as a user pastes it into init.el."""
-    section = DOCS.read_text("utf-8").split("## Emacs (eglot)", 1)[1].split("\n## ", 1)[0]
+def users_init(heading: str = "## Emacs (eglot)") -> str:
+    """The elisp block of a docs/editors.md Emacs section, as a user pastes it into init.el."""
+    section = DOCS.read_text("utf-8").split(heading, 1)[1].split("\n## ", 1)[0]
     return re.search(r"```elisp\n(.*?)```", section, re.S).group(1)
 
 
@@ -69,9 +71,11 @@ def _server(tmp_path: Path) -> Path:
     return program
 
 
-def run_emacs(tmp_path: Path, scenario: str, file: Path, *, init_extra: str = "", **plan) -> dict:
-    """One scenario in a fresh `emacs --batch` with the documented init file; what the driver recorded."""
-    init = users_init()
+def run_emacs(tmp_path: Path, scenario: str, file: Path, *, init_extra: str = "", heading: str = "## Emacs (eglot)",
+              driver: Path = DRIVER, **plan) -> dict:
+    """One scenario in a fresh `emacs --batch` with the init file of the docs' section `heading`
+    (eglot's, or lsp-mode's with its driver); what the driver recorded."""
+    init = users_init(heading)
     assert PROGRAM.search(init), "the snippet names the server by its full path"
     init = PROGRAM.sub(lambda _: json.dumps(str(_server(tmp_path))), init)
     init_file = tmp_path / f"{scenario}-init.el"
@@ -88,7 +92,7 @@ def run_emacs(tmp_path: Path, scenario: str, file: Path, *, init_extra: str = ""
         "XDG_CONFIG_HOME": str(home / "config"),
         "XDG_CACHE_HOME": str(home / "cache"),
     }
-    proc = subprocess.run([EMACS, "--batch", "-l", str(DRIVER)], cwd=file.parent, env=env,
+    proc = subprocess.run([EMACS, "--batch", "-l", str(driver)], cwd=file.parent, env=env,
                           capture_output=True, text=True, timeout=120)
     said = proc.stdout + proc.stderr
     assert result_file.exists(), said
@@ -166,10 +170,7 @@ def test_rename_of_a_node_id(tmp_path: Path):
     doc = tmp_path / "review.grooph.json"
     doc.write_text(REVIEW_LOOP.read_text("utf-8"), "utf-8")
     r = run_emacs(tmp_path, "rename", doc, at=['"id": "tests"', 8], new_name="checks")
-    before, after = json.loads(REVIEW_LOOP.read_text("utf-8")), json.loads(r["buffer"])
-    assert "tests" not in {n["id"] for n in after["nodes"]} and "checks" in {n["id"] for n in after["nodes"]}
-    assert [e["to"] for e in after["edges"]] == [("checks" if e["to"] == "tests" else e["to"]) for e in before["edges"]]
-    assert [e["from"] for e in after["edges"]] == [("checks" if e["from"] == "tests" else e["from"]) for e in before["edges"]]
+    assert_renamed(REVIEW_LOOP.read_text("utf-8"), r["buffer"], "tests", "checks")
 
 
 def test_completion_inside_a_half_typed_string(tmp_path: Path):
@@ -182,6 +183,19 @@ def test_completion_inside_a_half_typed_string(tmp_path: Path):
     assert r["typed"] == "te" and r["candidates"] == ["tests"], r
     assert r["line"].strip() == '"to": "tests"'
     assert json.loads(r["buffer"]) == json.loads(REVIEW_LOOP.read_text("utf-8"))
+
+
+def test_completion_of_an_id_between_empty_quotes(tmp_path: Path):
+    """`"to": ""`, completion-at-point, the first candidate chosen (as company or the *Completions*
+    buffer does): `"to": "<id>"`, valid JSON."""
+    doc = tmp_path / "review.grooph.json"
+    base = REVIEW_LOOP.read_text("utf-8")
+    doc.write_text(base.replace('"to": "tests"', '"to": ""', 1), "utf-8")
+    r = run_emacs(tmp_path, "choose", doc, at=['"to": ""', len('"to": "')])
+    ids = [n["id"] for n in json.loads(base)["nodes"]]
+    assert r["candidates"] and set(r["candidates"]) <= set(ids), r
+    chosen = r["chosen"]
+    assert_completed(r, base, chosen)
 
 
 def test_completion_of_a_hyphenated_id(tmp_path: Path):
@@ -226,3 +240,10 @@ def test_a_shared_entry_leaves_other_files_alone(tmp_path: Path):
     assert r["major_mode"] == "js-mode" and r["language_id"] == "grooph", r
     assert r["diagnostics"] == [] and r["actions"] == [] and not any(r["published"]), r
     assert package.read_text("utf-8") == text
+
+
+def test_hover_on_a_key(tmp_path: Path):
+    doc = tmp_path / "review.grooph.json"
+    doc.write_text(REVIEW_LOOP.read_text("utf-8"), "utf-8")
+    r = run_emacs(tmp_path, "hover", doc, at=['"goal"', 2])
+    assert "goal" in r["hover"], r["hover"]

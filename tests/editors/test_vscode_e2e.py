@@ -730,6 +730,38 @@ def test_completion_inside_a_half_typed_string(code: VSCode):
     assert json.loads(path.read_text("utf-8")) == json.loads(text)
 
 
+REVIEW_LOOP = FIXTURES / "valid" / "review-loop.grooph.json"
+
+
+def sidebar_rows(code: VSCode) -> list[str]:
+    """The rows of the tree in the side bar (a view's list), each as its text on one line (a row's label
+    and its description run together, as the page holds them)."""
+    return [" ".join(t.split()) for t in code.drive("texts", selector=".part.sidebar .monaco-list-row")]
+
+
+def test_show_call_hierarchy_of_a_node(code: VSCode):
+    """Issue 31 item 2: "Calls: Show Call Hierarchy" on a node lists the nodes whose edges lead to it, each
+    described by the edge (its id, its `when`, a loop's back edge marked) and by what the node is; "Show
+    Outgoing Calls" the node it leads to."""
+    text = REVIEW_LOOP.read_text("utf-8")
+    put(code, "calls.grooph.json", text)
+    code.open("calls.grooph.json")
+    lines = text.splitlines()
+    line_no = next(n for n, line in enumerate(lines, 1) if '"id": "build"' in line)
+    code.goto(line_no, lines[line_no - 1].index('"build"') + 3)
+    code.run_command("Calls: Show Call Hierarchy")
+    root = "build" + "Build · agent · builder"
+    callers = [root,
+               "plan" + "always · plan-build — Plan · agent · planner",
+               "tests" + "when fail · back edge of fix-tests · tests-failed — Tests · check",
+               "review" + "when fail · back edge of review-loop · review-failed — Review · agent · critic"]
+    until(lambda: sidebar_rows(code) == callers, 60, lambda: f"the callers of build in the call hierarchy: {callers}")
+    code.screenshot("vscode-call-hierarchy.png")
+    code.run_command("Calls: Show Outgoing Calls")
+    called = [root, "tests" + "always · build-tests — Tests · check"]
+    until(lambda: sidebar_rows(code) == called, 30, lambda: f"the calls build makes: {called}")
+
+
 def test_inlay_hints_say_what_a_reference_names_and_a_loops_brakes(code: VSCode):
     """Issue 31 item 3: in the editor's lines, after an edge's `"to": "tests"` its node's name and kind
     (`Tests · check`), and at a loop's `stops` its brakes in words, drawn by VS Code from the server's

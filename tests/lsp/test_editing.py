@@ -52,6 +52,20 @@ async def test_format_gives_canonical_text_with_minimal_edits(client, tmp_path):
     assert all(e.range.start.line >= 5 and e.range.end.line <= 20 for e in edits)
 
 
+async def test_format_of_a_text_without_a_final_newline_ends_past_its_last_line(client, tmp_path):
+    """The edit that adds the final line break (graph.md §6.1) ends at the start of the line after the
+    text: Neovim then knows it as the file's end of line ('endofline') and does not save `}\n\n`."""
+    doc = graph()
+    text = json.dumps(doc, separators=(",", ":"))  # as JSON.stringify writes it: one line, no newline
+    uri = (tmp_path / "noeol.grooph.json").as_uri()
+    open_text(client, uri, text)
+    edits = await client.text_document_formatting_async(lsp.DocumentFormattingParams(
+        text_document=DOC(uri=uri), options=lsp.FormattingOptions(tab_size=2, insert_spaces=True)))
+    assert [(e.range.start, e.range.end) for e in edits] == [(lsp.Position(line=0, character=0), lsp.Position(line=1, character=0))]
+    assert edits[0].new_text == canonical_text(doc, "graph")
+    assert _apply(text, edits) == canonical_text(doc, "graph")  # a client clamps the end to the text's end
+
+
 async def test_format_refuses_broken_json_and_keeps_the_text(client, tmp_path):
     uri = (tmp_path / "b.grooph.json").as_uri()
     open_text(client, uri, '{"grooph": 0, "id": "g",, }')

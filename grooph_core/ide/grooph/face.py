@@ -5,6 +5,7 @@ form, the picture), and `GRAPH`, `MAP`, what differs."""
 from __future__ import annotations
 
 from grooph_core.ide.face import DocumentKind, made
+from grooph_core.ide.flow import FlowFace
 from grooph_core.ide.grooph.analysis import analyze
 from grooph_core.source.json_reader import MAX_CHARS
 from grooph_core.source.kinds import GRAPH_SUFFIX, MAP_SUFFIX
@@ -15,9 +16,11 @@ from grooph_core.source.kinds import GRAPH_SUFFIX, MAP_SUFFIX
 # (tests/structure/test_import_cycles.py counts these too).
 
 
-class GroophKind(DocumentKind):
-    """A graph or an operation map: read by `analysis.analyze`, served by the graph/map modules of `ide`."""
+class GroophKind(FlowFace, DocumentKind):
+    """A graph or an operation map: read by `analysis.analyze`, served by the graph/map modules of `ide`
+    (the flow: `flow.py`)."""
 
+    flow_module = "grooph_core.ide.grooph.flow"
     answers_on_loop = True
     resolves_fixes_later = True
     nothing_to_rename = "There is no id at the cursor to rename."
@@ -106,6 +109,11 @@ class GroophKind(DocumentKind):
         from grooph_core.ide.grooph import actions
 
         return actions.grooph_preview(analysis, view=view, theme=theme)
+
+    def selection_ranges(self, analysis, offsets):
+        from grooph_core.ide.selection import selection_ranges
+
+        return selection_ranges(analysis, offsets)
 
     def picture_target(self, analysis, mark, ident):
         from grooph_core.ide.grooph import refactor

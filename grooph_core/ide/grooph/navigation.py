@@ -94,7 +94,7 @@ def document_symbols(doc: object, kind: Kind) -> list[Symbol]:
 def _graph_symbols(doc: dict) -> list[Symbol]:
     """A graph's outline: its root with nodes, edges, loops, policies, groups and notes (graph.md §1)."""
     children: list[Symbol] = []
-    nodes = [_sym(n, f"/nodes/{i}", "node", _node_detail(n)) for i, n in _items(doc, "nodes")]
+    nodes = [_sym(n, f"/nodes/{i}", "node", node_detail(n)) for i, n in _items(doc, "nodes")]
     children.append(_list_symbol(doc, "nodes", nodes))
     edges = []
     for i, e in _items(doc, "edges"):
@@ -128,7 +128,8 @@ def _graph_symbols(doc: dict) -> list[Symbol]:
     return [root]
 
 
-def _node_detail(n: dict) -> str:
+def node_detail(n: dict) -> str:
+    """What a node is, in the outline and the call hierarchy: "agent · builder", "person · lead", "check"."""
     k = n.get("kind")
     if k == "agent":
         role = n.get("role")

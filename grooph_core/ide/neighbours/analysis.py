@@ -35,7 +35,7 @@ from grooph_core.source.kinds import NeighbourKind, neighbour_from_value
 from grooph_core.source.load import MAX_DEPTH as CLI_MAX_DEPTH
 from grooph_core.source.load import MAX_FILE_BYTES, Loaded
 from grooph_core.source.serde_syntax import first_fault
-from grooph_core.source.text import pointer_escape, value_at
+from grooph_core.source.text import did_you_mean, pointer_escape, value_at
 from grooph_core.source.yaml_reader import YamlSyntax, parse_yaml
 from grooph_core.source.yaml_splice import spliced
 
@@ -61,6 +61,9 @@ class NeighbourAnalysis(DocumentAnalysis):
     issues: tuple[Issue, ...]
     _lines: list = field(default_factory=list, compare=False, repr=False)
     carried: Carried | None = field(default=None, compare=False, repr=False)
+    # What the editor's requests read of this version, computed on first use (`flow.py`: the name places).
+    # Not called `memo`: grooph_lsp/fix_checks.py tells a graph's or map's analysis by that attribute.
+    kept: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def kind(self) -> str:
@@ -159,10 +162,13 @@ _HEX_ESCAPE = re.compile(r"\\u[0-9a-fA-F]{4}")
 
 def engine_text_refusals(text: str, syntax: str, source_map=None) -> list[Issue]:
     """E_SYNTAX for what the engine's reader refuses in the text itself (workflow.md §0 "Text"): a byte-order
-    mark at the start (serde_json refuses it; serde_yaml reads it into the first key), and in JSON a string
-    escape of a lone surrogate (`"\\ud800"`), at the escape, in serde_json's words (`lone_surrogates`)."""
+    mark at the start (serde_json refuses it; serde_yaml skips it but counts a column, reading the first
+    key one column in: no harm when a line break or a comment follows it), and in JSON a string
+    escape of a lone surrogate (`"\\ud800"`), at the escape, with the pointer of the string it stands in
+    (serde skips an unknown key's value unread: `_analyze` drops those; `lone_surrogates`)."""
     out = []
-    if text.startswith(BOM):
+    first_line = text[1:].split("\n", 1)[0].strip(" \r")
+    if text.startswith(BOM) and (syntax != "yaml" or first_line and not first_line.startswith("#")):
         out.append(make("E_SYNTAX", "a byte-order mark at the start: the engine cannot read the file (save it "
                         "as UTF-8 without a BOM)", span=(0, 1)))
     if syntax == "json" and "\\u" in text:
@@ -298,10 +304,11 @@ def _not_yet_written(parsed: ParsedText, kind: NeighbourKind, findings: list[Iss
     after every field it has: a YAML text ends inside its last block collection whether it is cut or
     finished). Where the text is cut at its end for sure (JSON's unclosed brackets; a YAML text
     without its last line break, or whose last line the reader left out) also the whole-shape
-    findings, and an unknown name of a kind whose mapping is still open."""
+    findings, and an unknown name of a kind whose mapping is still open, unless in YAML it is a near miss
+    of a name the mapping has (a misspelling: "no status redy; did you mean ready?", issue 30)."""
     yaml = kind.syntax == "yaml"
     cut_short = not yaml or _yaml_cut_short(parsed.text, cuts)
-    growing: set[str] | None = None  # the places naming what a mapping still open may define, asked once
+    growing: dict[str, str] | None = None  # the places naming what a mapping still open may define, asked once
     out = []
     for i in findings:
         if (_missing(i) and i.pointers and still_open(parsed, i.pointers[0])
@@ -312,7 +319,8 @@ def _not_yet_written(parsed: ParsedText, kind: NeighbourKind, findings: list[Iss
         if cut_short and isinstance(i.facts, Named) and i.pointers:
             if growing is None:
                 growing = _naming_what_may_follow(parsed, kind)
-            if i.pointers[0] in growing:
+            mapping = growing.get(i.pointers[0])
+            if mapping is not None and not (yaml and _near_miss(parsed, mapping, i.facts.name)):
                 continue
         out.append(i)
     return out
@@ -323,14 +331,21 @@ def _yaml_cut_short(text: str, cuts) -> bool:
     return bool(text) and text[-1] not in "\r\n" or any(not text[c[1]:].strip() for c in cuts)
 
 
-def _naming_what_may_follow(parsed: ParsedText, kind: NeighbourKind) -> set[str]:
+def _naming_what_may_follow(parsed: ParsedText, kind: NeighbourKind) -> dict[str, str]:
     """The pointers of the places that name a status, a role, a run state, a task… of a kind whose
-    mapping the text ends inside (workflow.md §4, board.md §4): what they name may be defined below the
-    cut. A lane or a stored_as word names nothing the document defines."""
-    open_kinds = {k for k, p in DEFINING_MAPPINGS.get(kind.name, {}).items() if p in parsed.open_at_end}
+    mapping the text ends inside (workflow.md §4, board.md §4), each with that mapping's pointer: what
+    they name may be defined below the cut. A lane or a stored_as word names nothing the document defines."""
+    open_kinds = {k: p for k, p in DEFINING_MAPPINGS.get(kind.name, {}).items() if p in parsed.open_at_end}
     if not open_kinds:
-        return set()
-    return {s.pointer for s in SITES[kind.name](parsed.value) if not s.defines and s.kind in open_kinds}
+        return {}
+    return {s.pointer: open_kinds[s.kind] for s in SITES[kind.name](parsed.value)
+            if not s.defines and s.kind in open_kinds}
+
+
+def _near_miss(parsed: ParsedText, mapping: str, name: object) -> bool:
+    """True when `name` is not one of the mapping's keys but close to one ("did you mean")."""
+    names = value_at(parsed.value, mapping)
+    return type(name) is str and isinstance(names, dict) and did_you_mean(name, list(names)) is not None
 
 
 def cut_spans(parsed: ParsedText) -> list[tuple[int, int]]:

@@ -6,6 +6,7 @@ what it has of its own."""
 from __future__ import annotations
 
 from grooph_core.ide.face import DocumentKind, made
+from grooph_core.ide.flow import FlowFace
 from grooph_core.ide.neighbours.analysis import NeighbourAnalysis, analyze_neighbour, rules_of
 from grooph_core.ide.neighbours.names import definition_at, prepare_rename_at, references_at, rename_at
 from grooph_core.ide.refused import Refused
@@ -122,6 +123,18 @@ class NeighbourFace(DocumentKind):
         space), beyond "a neighbouring format"."""
         return ""
 
+    def highlights(self, analysis, offset):
+        """The names model's (`names.SITES`); not offered by a kind without names (episode records)."""
+        from grooph_core.ide.neighbours import flow
+        from grooph_core.ide.neighbours.names import SITES
+
+        return flow.highlights_at(analysis, offset) if analysis.kind in SITES else None
+
+    def selection_ranges(self, analysis, offsets):
+        from grooph_core.ide.selection import selection_ranges
+
+        return selection_ranges(analysis, offsets)
+
 
 class NamedFace(NeighbourFace):
     """A neighbour with names (workflow.md §4, board.md §4: `names.SITES`): they are hinted and coloured."""
@@ -143,7 +156,8 @@ NOT_FORMATTED_BECAUSE = ("YAML has no canonical form here, and rewriting the fil
 WORKFLOW_NOT_FORMATTED = f"Workflows are not formatted: {NOT_FORMATTED_BECAUSE}. Nothing was changed."
 
 
-class WorkflowKind(NamedFace):
+class WorkflowKind(FlowFace, NamedFace):
+    flow_module = "grooph_core.ide.neighbours.flow"  # statuses linked by transitions (workflow.md §2)
     commands = frozenset({"validate", "image"})  # issue 15 point 6: a workflow has a picture
     adds_missing_statuses = True
     names_kanban_statuses = True

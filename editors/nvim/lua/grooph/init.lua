@@ -36,6 +36,11 @@ local defaults = {
 
 M.config = vim.deepcopy(defaults)
 
+--- The defaults, for lsp/grooph.lua (the configuration `vim.lsp.enable('grooph')` takes on 0.11+).
+function M.defaults()
+  return vim.deepcopy(defaults)
+end
+
 local function has(version)
   return vim.fn.has('nvim-' .. version) == 1
 end
@@ -93,7 +98,31 @@ end
 
 local group = vim.api.nvim_create_augroup('grooph', { clear = true })
 
-local function detect_filetypes()
+--- Makes the options that decide the bytes on disk, other than the final newline, those of the
+--- canonical form (UTF-8, LF, no byte-order mark; graph.md §6.1); returns what changed.
+local function canonical_byte_options(bufnr)
+  local bo = vim.bo[bufnr]
+  local changed = {}
+  if bo.fileformat ~= 'unix' then
+    table.insert(changed, ('line endings %s → LF'):format(bo.fileformat == 'dos' and 'CRLF' or 'CR'))
+    bo.fileformat = 'unix'
+  end
+  if bo.bomb then
+    table.insert(changed, 'byte-order mark removed')
+    bo.bomb = false
+  end
+  if bo.fileencoding ~= '' and bo.fileencoding ~= 'utf-8' then
+    table.insert(changed, ('encoding %s → UTF-8'):format(bo.fileencoding))
+    bo.fileencoding = 'utf-8'
+  end
+  return changed
+end
+
+--- File types of every kind by name, and their buffer options. Run by plugin/grooph.lua when the
+--- plugin is on the runtime path (so `vim.lsp.enable('grooph')` alone finds its buffers) and by
+--- setup{}; running it again replaces what it set up (its own autocommand group).
+function M.filetypes_setup()
+  local ft_group = vim.api.nvim_create_augroup('grooph_filetypes', { clear = true })
   if vim.filetype and vim.filetype.add then
     -- Used by filetype.lua (the default from 0.8; on 0.7 only with g:do_filetype_lua).
     vim.filetype.add({
@@ -111,7 +140,7 @@ local function detect_filetypes()
   if not has('0.8') then
     -- filetype.vim says `json` for these; setting the option wins over its later :setfiletype.
     vim.api.nvim_create_autocmd({ 'BufNewFile', 'BufRead' }, {
-      group = group,
+      group = ft_group,
       pattern = { '*.grooph.json', '*.grooph-map.json', '*.workflow.yaml', '*.board.json', '*.episodes.json' },
       callback = function(args)
         local ft = M.filetype_of(vim.api.nvim_buf_get_name(args.buf))
@@ -121,15 +150,12 @@ local function detect_filetypes()
       end,
     })
   end
-end
-
-local function setup_filetype_options()
   if vim.treesitter and vim.treesitter.language and vim.treesitter.language.register then
     pcall(vim.treesitter.language.register, 'json', { 'grooph', 'grooph-map', 'grooph-board', 'grooph-episodes' })
     pcall(vim.treesitter.language.register, 'yaml', { 'grooph-workflow' })
   end
   vim.api.nvim_create_autocmd('FileType', {
-    group = group,
+    group = ft_group,
     pattern = M.filetypes,
     callback = function(args)
       local bo = vim.bo[args.buf]
@@ -142,8 +168,24 @@ local function setup_filetype_options()
       bo.shiftwidth = 2
       bo.tabstop = 2
       bo.softtabstop = 2
+      if not M.configured and bo.filetype ~= 'grooph-workflow' then
+        M.canonical_bytes(args.buf)
+      end
     end,
   })
+end
+
+--- Without setup{} (`vim.lsp.enable('grooph')` alone), a JSON kind's buffer is written as the
+--- canonical form's bytes are (graph.md §6.1: UTF-8, LF, no byte-order mark), which Neovim keeps in
+--- options the server cannot change: set as the file is opened (the buffer is then modified), so
+--- that `vim.lsp.buf.format` and :w give `grooph fmt`'s bytes. setup{} does it on save instead.
+function M.canonical_bytes(bufnr)
+  local changed = canonical_byte_options(bufnr)
+  if #changed > 0 then
+    notify(('%s will be saved in the canonical form (graph.md §6.1): %s.'):format(
+      vim.fn.fnamemodify(vim.api.nvim_buf_get_name(bufnr), ':t'), table.concat(changed, ', ')))
+  end
+  return changed
 end
 
 --- client.request_sync, called as 0.11 wants it (a method) and as 0.7-0.10 have it.
@@ -201,32 +243,22 @@ end
 local function canonical_file_options(bufnr)
   local bo = vim.bo[bufnr]
   local changed = {}
-  -- The edits end the text with one newline; on a buffer read without one ('noeol') that newline
-  -- became an empty last line, and :write (with 'fixeol') would add another: `}\n\n`.
+  -- The text ends with one newline, which Neovim keeps in 'endofline'. The server's edit for a buffer
+  -- read without one ('noeol') ends past its last line, so Neovim does not make it an empty last line
+  -- (then :write would give `}\n\n`); such a line is dropped here all the same.
   local count = vim.api.nvim_buf_line_count(bufnr)
   if not bo.eol and count > 1 and vim.api.nvim_buf_get_lines(bufnr, count - 1, count, false)[1] == '' then
     vim.api.nvim_buf_set_lines(bufnr, count - 1, count, false, {})
-    bo.eol = true
   end
-  if bo.fileformat ~= 'unix' then
-    table.insert(changed, ('line endings %s → LF'):format(bo.fileformat == 'dos' and 'CRLF' or 'CR'))
-    bo.fileformat = 'unix'
-  end
-  if bo.bomb then
-    table.insert(changed, 'byte-order mark removed')
-    bo.bomb = false
-  end
-  if bo.fileencoding ~= '' and bo.fileencoding ~= 'utf-8' then
-    table.insert(changed, ('encoding %s → UTF-8'):format(bo.fileencoding))
-    bo.fileencoding = 'utf-8'
-  end
+  bo.eol = true
+  vim.list_extend(changed, canonical_byte_options(bufnr))
   return changed
 end
 
 ---------------------------------------------------------------------------------------------------
 -- Completion with <C-x><C-o>
 
--- Neovim's vim.lsp.omnifunc (0.7-0.10) puts an item's text at the cursor: it ignores the range the
+-- Neovim's vim.lsp.omnifunc (every version) puts an item's text at the cursor: it ignores the range the
 -- server replaces (between the quotes of `"to": ""` that gave `""plan""`) and the comma the item adds
 -- elsewhere (additionalTextEdits). This 'omnifunc' lets Neovim show the menu, then applies the
 -- accepted item as the server wrote it.
@@ -376,7 +408,8 @@ local function enable_format_on_save(client, bufnr)
     group = augroup,
     buffer = bufnr,
     callback = function()
-      if M.config.format_on_save and vim.lsp.get_client_by_id(client.id) then
+      -- A workflow is not formatted (YAML has no canonical form; the server would say so).
+      if M.config.format_on_save and vim.bo[bufnr].filetype ~= 'grooph-workflow' and vim.lsp.get_client_by_id(client.id) then
         M.format(bufnr, vim.lsp.get_client_by_id(client.id))
       end
     end,
@@ -612,9 +645,9 @@ end
 
 function M.setup(opts)
   M.config = merge_config(opts)
+  M.configured = true
   group = vim.api.nvim_create_augroup('grooph', { clear = true })
-  detect_filetypes()
-  setup_filetype_options()
+  M.filetypes_setup()
   start_server()
 
   pcall(vim.api.nvim_del_user_command, 'GroophPreview')
