@@ -13,6 +13,7 @@ from grooph_core.ide.code_docs import page_uri
 from grooph_core.ide.document import DocumentAnalysis
 from grooph_core.ide.grooph.navigation import PlacedSymbol
 from grooph_core.ide.text_edits import TextEdit
+from grooph_core.ide.text_marks import TOKEN_MODIFIERS, TOKEN_TYPES
 from grooph_core.issues import CODES, Issue
 from grooph_core.source.line_index import LineIndex, lsp_range
 
@@ -464,3 +465,59 @@ def to_lsp_selection_range(chain: list[tuple[int, int]], lines: LineIndex, encod
         parent = lsp.SelectionRange(range=to_lsp_range(lines, span, encoding), parent=parent)
     assert parent is not None, "a selection chain ends with the whole text"
     return parent
+
+
+# --- what the editor draws into the text (issue 31 items 3, 5, 6; grooph_core/ide/text_marks.py) ---------
+SEMANTIC_TOKENS_LEGEND = lsp.SemanticTokensLegend(token_types=list(TOKEN_TYPES), token_modifiers=list(TOKEN_MODIFIERS))
+
+
+def to_lsp_inlay_hints(hints, lines: LineIndex, encoding: str) -> list[lsp.InlayHint]:
+    return [lsp.InlayHint(position=to_lsp_position(lines, h.offset, encoding), label=h.label,
+                          tooltip=h.tooltip or None, padding_left=not h.before or None, padding_right=h.before or None)
+            for h in hints]
+
+
+def link_tooltips(capabilities: lsp.ClientCapabilities) -> bool:
+    """The client shows a document link's tooltip (LSP sends one only then)."""
+    td = capabilities.text_document
+    return bool(td and td.document_link and td.document_link.tooltip_support)
+
+
+def to_lsp_document_link(span: tuple[int, int], target: str, tooltip: str | None, lines: LineIndex,
+                         encoding: str) -> lsp.DocumentLink:
+    return lsp.DocumentLink(range=to_lsp_range(lines, span, encoding), target=target, tooltip=tooltip or None)
+
+
+def token_data(tokens, lines: LineIndex, encoding: str) -> list[int]:
+    """Tokens (in text order, each on one line) as LSP's relative integers: Δline, Δstart, length,
+    type, modifiers."""
+    data: list[int] = []
+    last_line = last_col = 0
+    for t in tokens:
+        line, col = lines.position(t.start, encoding)
+        _, end_col = lines.position(t.end, encoding)
+        data += (line - last_line, col - last_col if line == last_line else col, end_col - col, t.type, t.modifiers)
+        last_line, last_col = line, col
+    return data
+
+
+def semantic_tokens(data: list[int], result_id: str | None = None) -> lsp.SemanticTokens:
+    return lsp.SemanticTokens(data=data, result_id=result_id)
+
+
+def semantic_tokens_delta(before: list[int], after: list[int], result_id: str) -> lsp.SemanticTokensDelta:
+    """One edit turning `before` into `after`: what lies between their common head and tail, cut at
+    whole tokens (five integers each)."""
+    n = min(len(before), len(after))
+    head = 0
+    while head < n and before[head] == after[head]:
+        head += 1
+    head -= head % 5
+    tail = 0
+    while tail < n - head and before[-1 - tail] == after[-1 - tail]:
+        tail += 1
+    tail -= tail % 5
+    if head == len(before) == len(after):
+        return lsp.SemanticTokensDelta(edits=[], result_id=result_id)
+    return lsp.SemanticTokensDelta(result_id=result_id, edits=[lsp.SemanticTokensEdit(
+        start=head, delete_count=len(before) - head - tail, data=after[head:len(after) - tail])])

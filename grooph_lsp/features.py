@@ -10,6 +10,7 @@ answered by the workspace (`workspace_features`), asked first (definition, hover
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
@@ -215,3 +216,104 @@ async def selection_range(ls: "GroophServer", params: lsp.SelectionRangeParams) 
     if chains is None:
         return None
     return [convert.to_lsp_selection_range(chain, lines, ls.encoding) for chain in chains]
+
+
+# --- what the editor draws into the text (issue 31 items 3, 5, 6): inlay hints, links, semantic tokens ------
+async def _doc_and_range(ls: "GroophServer", uri: str, rng: lsp.Range | None):
+    """The document, its analysis and the offsets of `rng` (the whole text when None)."""
+    doc = ls.served(uri)
+    if doc is None:
+        return None, None, None
+    check_request_version(doc)
+    analysis = await ls.analysed(doc)
+    if rng is None:
+        return doc, analysis, (0, len(analysis.text))
+    lines = analysis.line_index
+    return doc, analysis, (to_offset(lines, rng.start, ls.encoding), to_offset(lines, rng.end, ls.encoding))
+
+
+_SCREENFUL = 20_000  # characters: more than a screen shows
+
+
+async def inlay_hints(ls: "GroophServer", params: lsp.InlayHintParams) -> list[lsp.InlayHint] | None:
+    if not ls.settings.inlay_hints:
+        return None
+    doc, analysis, span = await _doc_and_range(ls, params.text_document.uri, params.range)
+    if doc is None:
+        return None
+    hint = analysis.document_kind.inlay_hints
+    # a screenful is light (on the loop where the kind answers there); a whole long text is asked off it
+    hints = (await _light(ls, analysis, hint, analysis, *span) if span[1] - span[0] <= _SCREENFUL
+             else await ls.off_loop(hint, analysis, *span))
+    return None if hints is None else convert.to_lsp_inlay_hints(hints, analysis.line_index, ls.encoding)
+
+
+async def document_links(ls: "GroophServer", params: lsp.DocumentLinkParams) -> list[lsp.DocumentLink] | None:
+    """Links of the text; a map's `<graph-id>@<version>` opens the workspace's graph of that id and version
+    (an open text's or a file's), and is no link when the workspace has none."""
+    doc, analysis, _ = await _doc_and_range(ls, params.text_document.uri, None)
+    if doc is None:
+        return None
+    found = await ls.off_loop(analysis.document_kind.document_links, analysis, workspace_features.uri_path(doc.uri))
+    if found is None:
+        return None
+    graphs = await workspace_features.graphs_by_version(ls.ws) if any(f.graph_ref for f in found) else {}
+    out, tooltips = [], convert.link_tooltips(ls.client_capabilities)
+    for link in found:
+        target = link.target
+        if link.graph_ref is not None:
+            path = graphs.get(link.graph_ref)
+            target = None if path is None else workspace_features.path_uri(path)
+        elif target is not None and not target.startswith(("http://", "https://")):
+            target = workspace_features.path_uri(target)
+        if target is not None:
+            out.append(convert.to_lsp_document_link((link.start, link.end), target, tooltips and link.tooltip,
+                                                    analysis.line_index, ls.encoding))
+    return out
+
+
+async def _tokens(ls: "GroophServer", uri: str, rng: lsp.Range | None):
+    """(document, the tokens' LSP data) of the range, or (None, None) when not offered."""
+    doc, analysis, span = await _doc_and_range(ls, uri, rng)
+    if doc is None:
+        return None, None
+    kind = analysis.document_kind
+    found = await ls.off_loop(lambda: kind.semantic_tokens(analysis, span[0], span[1] if rng is not None else None))
+    if found is None:
+        return doc, None
+    return doc, await ls.off_loop(convert.token_data, found, analysis.line_index, ls.encoding)
+
+
+_TOKEN_RESULTS = itertools.count(1)  # result ids, never one twice in a session
+
+
+def _keep_tokens(ls: "GroophServer", doc, data: list[int]) -> str:
+    """Keep a document's full tokens for the next delta request; their result id."""
+    result_id = f"{doc.version}.{next(_TOKEN_RESULTS)}"
+    ls.token_results[doc.uri] = (result_id, data)
+    return result_id
+
+
+async def semantic_tokens_full(ls: "GroophServer", params: lsp.SemanticTokensParams) -> lsp.SemanticTokens | None:
+    doc, data = await _tokens(ls, params.text_document.uri, None)
+    if data is None:
+        return None
+    return convert.semantic_tokens(data, _keep_tokens(ls, doc, data))
+
+
+async def semantic_tokens_delta(ls: "GroophServer", params: lsp.SemanticTokensDeltaParams):
+    """The edits from the tokens the client holds (`previous_result_id`) to the current ones; all of
+    them when the server no longer holds that result."""
+    doc, data = await _tokens(ls, params.text_document.uri, None)
+    if data is None:
+        return None
+    held = ls.token_results.get(doc.uri)
+    result_id = _keep_tokens(ls, doc, data)
+    if held is None or held[0] != params.previous_result_id:
+        return convert.semantic_tokens(data, result_id)
+    return convert.semantic_tokens_delta(held[1], data, result_id)
+
+
+async def semantic_tokens_range(ls: "GroophServer", params: lsp.SemanticTokensRangeParams) -> lsp.SemanticTokens | None:
+    _, data = await _tokens(ls, params.text_document.uri, params.range)
+    return None if data is None else convert.semantic_tokens(data)

@@ -58,6 +58,8 @@ async def did_change_configuration(ls: "GroophServer", params: lsp.DidChangeConf
         await ls.fetch_configuration()
     if ls.settings != before:
         ls.revalidate_all()
+    if ls.settings.inlay_hints != before.inlay_hints:
+        ls.refresh_inlay_hints()
     if ls.live_if_started is not None and ls.settings.preview_theme != before.preview_theme:
         ls.live_if_started.theme_changed()
     await ls.ws.settings_changed(before)
@@ -93,6 +95,7 @@ async def did_close(ls: "GroophServer", params: lsp.DidCloseTextDocumentParams) 
     uri = params.text_document.uri
     ls.scheduler.forget(uri)
     ls.fix_checks.forget(uri)
+    ls.token_results.pop(uri, None)
     ls.store.close(uri)
     if ls.live_if_started is not None:
         ls.live_if_started.closed(uri)

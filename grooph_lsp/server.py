@@ -110,6 +110,8 @@ class GroophServer(LanguageServer):
         # are looked up in it, open texts winning over files.
         self.ws = Workspace(self)
         self.store.resolver_for = self.ws.resolver_for
+        # each open document's last semantic tokens (result id, data), which a delta request is answered from
+        self.token_results: dict[str, tuple[str, list[int]]] = {}
         self._live = None  # the live picture's pages (live_picture.py), made on the first preview
 
     @property
@@ -224,6 +226,12 @@ class GroophServer(LanguageServer):
             if doc.served():
                 self.schedule(doc, 0)
 
+    def refresh_inlay_hints(self) -> None:
+        """Ask the client to ask again for inlay hints (the `grooph.inlayHints` setting changed)."""
+        caps = self.client_capabilities.workspace
+        if caps and caps.inlay_hint and caps.inlay_hint.refresh_support:
+            self.workspace_inlay_hint_refresh(None)
+
     async def fetch_configuration(self) -> bool:
         """Ask the client for the `grooph` section; True when the settings changed."""
         caps = self.client_capabilities.workspace
@@ -275,6 +283,12 @@ FEATURES: list[tuple[str, Callable[..., Any], Any]] = [
     (lsp.CALL_HIERARCHY_INCOMING_CALLS, features.incoming_calls, None),
     (lsp.CALL_HIERARCHY_OUTGOING_CALLS, features.outgoing_calls, None),
     (lsp.TEXT_DOCUMENT_SELECTION_RANGE, features.selection_range, None),
+    # what the editor draws into the text (issue 31 items 3, 5, 6); the legend registered once, on `full`
+    (lsp.TEXT_DOCUMENT_INLAY_HINT, features.inlay_hints, None),
+    (lsp.TEXT_DOCUMENT_DOCUMENT_LINK, features.document_links, None),
+    (lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, features.semantic_tokens_full, convert.SEMANTIC_TOKENS_LEGEND),
+    (lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL_DELTA, features.semantic_tokens_delta, None),
+    (lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE, features.semantic_tokens_range, None),
 ]
 COMMANDS: list[tuple[str, Callable[..., Any]]] = [
     (actions.PREVIEW, actions.preview),

@@ -14,13 +14,15 @@ class Settings:
     """What a user can set. `complete` runs the export check; `debounce_ms` is the longest wait
     before validating a change (the wait is the document's own analysis time: grooph_lsp/scheduler.py;
     0: no wait); `preview_theme` is the picture theme; `max_chars` is the size limit for deep analysis;
-    `workspace_diagnostics` checks every document under the workspace folders, open or not."""
+    `workspace_diagnostics` checks every document under the workspace folders, open or not;
+    `inlay_hints` shows what each reference names inside the text (issue 31)."""
 
     complete: bool = False
     debounce_ms: int = 150
     preview_theme: str = "auto"
     max_chars: int = MAX_CHARS  # the core's limit (source.py), unless the user sets another
     workspace_diagnostics: bool = True
+    inlay_hints: bool = True
 
 
 def _section(raw: object) -> dict:
@@ -56,4 +58,6 @@ def merge(settings: Settings, raw: object) -> Settings:
         changes["max_chars"] = m
     if isinstance(s.get("workspaceDiagnostics"), bool):
         changes["workspace_diagnostics"] = s["workspaceDiagnostics"]
+    if isinstance(s.get("inlayHints"), bool):
+        changes["inlay_hints"] = s["inlayHints"]
     return replace(settings, **changes)

@@ -171,3 +171,13 @@ def show_locations(ls, *args):  # no annotation: pygls reads a command's type hi
     if locations and caps and caps.show_document and caps.show_document.support:
         ls.window_show_document(convert.show_document(uri, take_focus=True, selection=locations[0].range))
     return locations
+
+
+async def graphs_by_version(ws: Workspace) -> dict[tuple[str, str], str]:
+    """(graph id, version) → the path of the workspace's graph of that id and version (map.md §4.4
+    `<graph-id>@<version>`; an open text's facts win over its file's; the first found wins)."""
+    out: dict[tuple[str, str], str] = {}
+    for facts in ws.index.all_facts(await ws.overlay()):
+        if kind_named(facts.kind).named_by_maps and facts.ident and facts.version:
+            out.setdefault((facts.ident, facts.version), facts.path)
+    return out

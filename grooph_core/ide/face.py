@@ -166,6 +166,22 @@ class DocumentKind(ABC):
         does (every command takes a graph or a map)."""
         return None
 
+    # ---- what the editor draws into the text (issue 31 items 3, 5, 6; ide.text_marks) -----------------
+    def inlay_hints(self, analysis, start: int, end: int):
+        """`text_marks.InlayHint`s of the range [start, end] (computed from that range alone); None when
+        not offered."""
+        return None
+
+    def document_links(self, analysis, path: str | None):
+        """`text_marks.DocumentLink`s of the text (`path`: the document's file, which relative links are
+        read against); None when not offered."""
+        return None
+
+    def semantic_tokens(self, analysis, start: int = 0, end: int | None = None):
+        """`text_marks.Token`s of the range (the whole text when `end` is None), in text order; None
+        when not offered."""
+        return None
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"
 

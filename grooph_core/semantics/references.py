@@ -363,3 +363,23 @@ def rewrite_id(doc: dict, kind: str, frm: str, to: str, *, keep: frozenset[str] 
         renamed = {to if k == old else k: v for k, v in record.items()}
         record.clear()
         record.update(renamed)
+
+
+def occurrences_in_part(doc: object, kind: str, key: str, index: int | None = None) -> list[Occurrence]:
+    """The occurrences inside one top-level member `doc[key]` (with `index`: one item of that list), as
+    `occurrences` lists them: what a request about a part of the text (a screenful) walks."""
+    if not isinstance(doc, dict) or key not in doc:
+        return []
+    sub = _TREES.get(kind, _TREES["graph"]).get(key)
+    if sub is None:
+        return []
+    if index is None:
+        return [o for o, _, _ in _walk(doc, {key: sub}, "")]
+    items, value = (sub.get(_ITEMS) if isinstance(sub, dict) else None), doc[key]
+    if items is None or not isinstance(value, list) or not 0 <= index < len(value):
+        return []
+    pointer = f"/{key}/{index}"  # declared field names need no escaping
+    if isinstance(items, _Leaf):
+        o = _emit(items, value[index], pointer)
+        return [o] if o is not None else []
+    return [o for o, _, _ in _walk(value[index], items, pointer)] if isinstance(value[index], dict) else []

@@ -15,8 +15,9 @@ from grooph_core.ide.grooph.navigation import Symbol, document_symbols
 from grooph_core.ide.neighbours.outline import neighbour_symbols
 from grooph_core.rules.map.graph_pointers import graph_path
 from grooph_core.source.kinds import NEIGHBOUR_KINDS, Kind
-from grooph_core.source.text import value_at
-from grooph_core.workspace.lenses import handoff_counts, loop_brakes_words
+from grooph_core.source.text import is_number, js_number, value_at
+from grooph_core.semantics.brake_words import loop_brakes_words
+from grooph_core.workspace.lenses import handoff_counts
 
 Span = tuple[int, int]
 # The objects `workspace/symbol` finds (issue 17 item 3); the documents themselves too; of the
@@ -67,6 +68,7 @@ class DocumentFacts:
     symbols: tuple[SymbolFact, ...]
     links: tuple[GraphLink, ...]
     lenses: tuple[Lens, ...]
+    version: str = ""  # a graph's `version` as written (graph.md §1.1): a map's `<graph-id>@<version>` names it
 
     @property
     def title(self) -> str:
@@ -157,6 +159,7 @@ def document_facts(path: str, analysis: DocumentAnalysis) -> DocumentFacts:
         path=path, kind=analysis.kind, ident=_s(value.get("id")), name=_s(value.get("name")),
         goal=_s(value.get("goal")), errors=errors, warnings=len(analysis.issues) - errors,
         symbols=tuple(symbols), links=tuple(links), lenses=tuple(lenses),
+        version=js_number(value["version"]) if is_number(value.get("version")) else "",
     )
 
 

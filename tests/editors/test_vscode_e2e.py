@@ -760,3 +760,25 @@ def test_show_call_hierarchy_of_a_node(code: VSCode):
     code.run_command("Calls: Show Outgoing Calls")
     called = [root, "tests" + "always · build-tests — Tests · check"]
     until(lambda: sidebar_rows(code) == called, 30, lambda: f"the calls build makes: {called}")
+
+
+def test_inlay_hints_say_what_a_reference_names_and_a_loops_brakes(code: VSCode):
+    """Issue 31 item 3: in the editor's lines, after an edge's `"to": "tests"` its node's name and kind
+    (`Tests · check`), and at a loop's `stops` its brakes in words, drawn by VS Code from the server's
+    inlay hints (the text itself is unchanged)."""
+    text = (FIXTURES / "valid" / "review-loop.grooph.json").read_text("utf-8")
+    path = put(code, "hints.grooph.json", text)
+    code.open("hints.grooph.json")
+    lines = text.splitlines()
+    to_tests = next(n for n, line in enumerate(lines, 1) if '"to": "tests"' in line)
+    code.goto(to_tests, 1)
+    seen = lambda: [l["text"].replace("\u00a0", " ") for l in code.lines()]  # noqa: E731 (VS Code draws spaces as no-break ones)
+    shown = lambda: [t for t in seen() if '"to": "tests"' in t]  # noqa: E731
+    hinted = until(lambda: [t for t in shown() if "Tests · check" in t], 30, lambda: f"the hint after the reference in {shown()}")
+    assert hinted[0].split('"to": "tests"')[1].strip() == "Tests · check", hinted
+    stops = next(n for n, line in enumerate(lines, 1) if '"stops": [' in line)
+    code.goto(stops, 1)
+    brakes = lambda: [t for t in seen() if '"stops":' in t]  # noqa: E731
+    until(lambda: any("≤ 4 rounds · 12 dispatches" in t for t in brakes()), 30, lambda: f"the loop's brakes in {brakes()}")
+    code.screenshot("vscode-inlay-hints.png")
+    assert path.read_text("utf-8") == text

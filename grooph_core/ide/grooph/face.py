@@ -120,6 +120,22 @@ class GroophKind(FlowFace, DocumentKind):
 
         return refactor.marked_definition(analysis, mark, ident)
 
+    # ---- what the editor draws into the text (issue 31 items 3, 5, 6) ----------------------------------
+    def inlay_hints(self, analysis, start, end):
+        from grooph_core.ide.grooph import text_marks
+
+        return text_marks.inlay_hints(analysis, start, end)
+
+    def document_links(self, analysis, path):
+        from grooph_core.ide.grooph import text_marks
+
+        return text_marks.document_links(analysis, path)
+
+    def semantic_tokens(self, analysis, start=0, end=None):
+        from grooph_core.ide.grooph import text_marks
+
+        return text_marks.semantic_tokens(analysis, start, end)
+
 
 class GraphKind(GroophKind):
     name = "graph"

@@ -112,6 +112,12 @@ class NeighbourFace(DocumentKind):
                 f"{' (and board workflows)' if command == 'image' else ''} only, so nothing was done."
                 f"{self.refusal_reason(command)} `grooph validate {arg}` checks it.")
 
+    # ---- what the editor draws into the text (issue 31 items 3, 5, 6) ----------------------------------
+    def document_links(self, analysis, path):
+        from grooph_core.ide.neighbours import text_marks
+
+        return text_marks.document_links(analysis, path)
+
     def refusal_reason(self, command: str) -> str:
         """What this kind adds to the command line's refusal of `command` (a sentence with its leading
         space), beyond "a neighbouring format"."""
@@ -130,13 +136,27 @@ class NeighbourFace(DocumentKind):
         return selection_ranges(analysis, offsets)
 
 
+class NamedFace(NeighbourFace):
+    """A neighbour with names (workflow.md §4, board.md §4: `names.SITES`): they are hinted and coloured."""
+
+    def inlay_hints(self, analysis, start, end):
+        from grooph_core.ide.neighbours import text_marks
+
+        return text_marks.inlay_hints(analysis, start, end)
+
+    def semantic_tokens(self, analysis, start=0, end=None):
+        from grooph_core.ide.neighbours import text_marks
+
+        return text_marks.semantic_tokens(analysis, start, end)
+
+
 # Why a workflow is never formatted (issue 15 point 5), by the editor or by `grooph fmt`.
 NOT_FORMATTED_BECAUSE = ("YAML has no canonical form here, and rewriting the file would move its comments, quoting "
                          "and layout, which are yours")
 WORKFLOW_NOT_FORMATTED = f"Workflows are not formatted: {NOT_FORMATTED_BECAUSE}. Nothing was changed."
 
 
-class WorkflowKind(FlowFace, NeighbourFace):
+class WorkflowKind(FlowFace, NamedFace):
     flow_module = "grooph_core.ide.neighbours.flow"  # statuses linked by transitions (workflow.md §2)
     commands = frozenset({"validate", "image"})  # issue 15 point 6: a workflow has a picture
     adds_missing_statuses = True
@@ -163,7 +183,7 @@ class WorkflowKind(FlowFace, NeighbourFace):
 WORKFLOW = made(WorkflowKind("workflow"))
 
 
-class BoardKind(NeighbourFace):
+class BoardKind(NamedFace):
     identified_by_slug = True  # board.md §2
 
 

@@ -9,7 +9,7 @@ import os
 from grooph_core.rules.map.graph_pointers import graph_path
 from grooph_core.source.json_reader import MAX_CHARS
 from grooph_core.workspace.index import WorkspaceIndex, check_file
-from grooph_core.workspace.lenses import loop_brakes_words
+from grooph_core.semantics.brake_words import loop_brakes_words
 from grooph_core.workspace.links import moved, pointer_to, rename_edits
 from grooph_core.workspace.symbol_search import ranked, subsequence_score
 from tests.lsp.docs import CLEAN, DANGLING, STUDIO_MAP
