@@ -219,16 +219,6 @@ async def test_without_arguments_the_document_last_typed_in_is_shown(client, tmp
     assert answer["url"] == by_uri and "Planned" in answer["svg"]  # the graph was changed after the map was opened
 
 
-async def test_a_board_has_no_picture_and_the_refusal_says_so(client, tmp_path):
-    """A board is an open grooph document: the refusal names what it is, not "not an open document"."""
-    from pygls.exceptions import JsonRpcException
-
-    board = await _opened(client, tmp_path, "checkout.board.json",
-                          (FIXTURES / "board" / "valid" / "checkout.board.json").read_text("utf-8"))
-    with pytest.raises(JsonRpcException, match=r"checkout\.board\.json is a task board, which has no picture"):
-        await _preview(client, board)
-
-
 async def test_the_page_names_the_document_escaped(client, tmp_path):
     """The page's title is the file name, escaped: a name cannot add markup or a script to the page."""
     uri = (tmp_path / "x").as_uri().rsplit("/", 1)[0] + "/%3Cscript%3E%25MARKS%25%26.grooph.json"
