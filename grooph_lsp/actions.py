@@ -199,7 +199,8 @@ async def preview(ls, *args):
     analysis = await ls.analysed(doc)
     svg = await ls.off_loop(lambda: analysis.document_kind.picture(analysis, view=view, theme=theme))
     if svg is None:  # a kind without a picture (a board, an episode record)
-        raise _refuse(f"{uri} is not an open grooph document.")
+        raise _refuse(f"{doc.name} is {analysis.document_kind.title}, which has no picture "
+                      "(graphs, operation maps and board workflows have one).")
     if isinstance(svg, Refused):
         raise _refuse(svg.message)
     folder = cache_dir()

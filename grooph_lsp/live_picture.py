@@ -134,6 +134,7 @@ class LivePicture:
             await site.start()
             self._runner = runner
             self.port = runner.addresses[0][1]
+            _withhold_in_logs(self.token)
             log.info("live picture serving on %s (token withheld)", self.origin)
 
     @web.middleware
@@ -259,6 +260,28 @@ class LivePicture:
         task = asyncio.get_running_loop().create_task(_send_text(viewer.ws, json.dumps(message)))
         self._sending.add(task)  # the loop holds tasks weakly
         task.add_done_callback(self._sending.discard)
+
+
+class _Withheld(logging.Filter):
+    """Writes the token as `<token>` in every log record (pygls logs each message it sends, and the
+    showDocument request and the command's answer carry the page's address)."""
+
+    def __init__(self, token: str) -> None:
+        super().__init__()
+        self.token = token
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if self.token in message:
+            record.msg, record.args = message.replace(self.token, "<token>"), None
+        return True
+
+
+def _withhold_in_logs(token: str) -> None:
+    """The token never reaches a log file: a filter on every handler of the root logger, through which
+    every library's records pass (a logger's own filter would miss its children's)."""
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(_Withheld(token))
 
 
 async def _send_text(ws: web.WebSocketResponse, text: str) -> None:

@@ -85,7 +85,7 @@ def issue_ranges(doc: Loaded, issues: list[Issue]) -> list[dict]:
 def check_file(path: str, *, export: bool) -> tuple[Loaded, list[Issue], dict]:
     """Validate one file (cli.md §2.1); returns the loaded document, its issues and the extra facts.
     A neighbouring kind is told by name, a YAML file by content, a JSON file of another name by content
-    (cli.md §0.4); `neighbour_analysis.NotOurs` for a YAML file that is no workflow."""
+    (cli.md §0.4); `ide.neighbours.analysis.NotOurs` for a YAML file that is no workflow."""
     neighbour = neighbour_from_name(path) or (neighbours.yaml_kind(path) if is_yaml_name(path) else None)
     if neighbour is not None:  # workflow.md, board.md, episodes.md
         return (*neighbours.check_file(path, neighbour), {})

@@ -39,7 +39,7 @@ Flags:
             ends with how many documents it checked, on stderr ("checked 9 documents: all canonical")
 
 With --write or --check, several files and folders may be given (folders: every *.grooph.json and
-*.grooph-map.json below them).
+*.grooph-map.json below them); a named folder holding none is said, and the exit status is 1.
 
 Examples:
   grooph fmt review.grooph.json
@@ -160,6 +160,11 @@ def run(argv: list[str]) -> int:
             return usage_error("fmt", f"{args.positionals[0]} is a folder (a folder needs --write or --check)")
         return _format_one(args.positionals[0], write=False, check=False, to_stdout=True)
     status, paths, seen = 0, _expand(args.positionals), []
+    for folder in args.positionals:
+        if os.path.isdir(folder) and not _expand([folder]):  # nothing formatted must not read as "all canonical"
+            sys.stderr.write(f"grooph: no graph or operation map in {folder} (looked for "
+                             f"{' and '.join('*' + s for s in DOC_SUFFIXES)} in it and its subfolders)\n")
+            status = 1
     for path in paths:
         status = max(status, _format_one(path, write=write, check=check, to_stdout=False, seen=seen))
     if check:
@@ -170,6 +175,8 @@ def run(argv: list[str]) -> int:
 def check_total(named: int, seen: list[str]) -> str:
     """The closing line of `--check` (on stderr, so stdout stays empty): how many documents it checked,
     how many were not canonical and how many could not be formatted at all."""
+    if not named:
+        return "checked 0 documents"
     parts = [f"{seen.count('not canonical')} not canonical" if "not canonical" in seen else "all canonical"]
     if named > len(seen):
         parts = [f"{seen.count('not canonical')} not canonical", f"{named - len(seen)} not formatted (above)"]

@@ -15,7 +15,7 @@ from grooph_core.source.text import value_at
 
 class DocumentAnalysis(ABC):
     """What the editor needs about one version of a document, whatever its kind: a graph or map
-    (`Analysis`) or a neighbouring format (`neighbour_analysis.NeighbourAnalysis`). The shell treats both
+    (`Analysis`) or a neighbouring format (`ide.neighbours.analysis.NeighbourAnalysis`). The shell treats both
     alike; only how a JSON pointer is placed in the text (`pointer_span`) differs by kind."""
 
     text: str

@@ -4,7 +4,7 @@ op does, a worked example, and the implementation.
 The order is the spec's: it is used for the "missing op" message and for suggestions. The argument
 tuple is the list the "unknown argument" message quotes; each op reads its arguments in its own order.
 The summaries, argument texts and examples are what `grooph help apply` and the generated reference
-(grooph_core/docs/operations.md, `python -m grooph_core.docs.generate`) print; every example is applied
+(grooph_core/docs/ops.md, `python -m grooph_core.docs.generate`) print; every example is applied
 to EXAMPLE_GRAPH by a test, so none can go stale.
 """
 

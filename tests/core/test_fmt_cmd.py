@@ -160,6 +160,18 @@ def test_check_over_folders(workdir, capsys):
     assert code == 1 and out == "" and err.endswith("checked 3 documents: 0 not canonical, 1 not formatted (above)\n")
 
 
+def test_a_folder_without_a_graph_or_map_is_said_and_fails(workdir, capsys):
+    """As `grooph validate` does: formatting or checking nothing must not read as "all canonical"."""
+    (workdir / "empty").mkdir()
+    (workdir / "docs").mkdir()
+    (workdir / "docs" / "a.grooph.json").write_text(CANONICAL)
+    said = ("grooph: no graph or operation map in empty (looked for *.grooph.json and *.grooph-map.json "
+            "in it and its subfolders)\n")
+    assert run(capsys, "fmt", "--check", "empty", "docs") == (1, "", said + "checked 1 document: all canonical\n")
+    assert run(capsys, "fmt", "--check", "empty") == (1, "", said + "checked 0 documents\n")
+    assert run(capsys, "fmt", "--write", "empty", "docs") == (1, "docs/a.grooph.json is already canonical\n", said)
+
+
 def test_folder_without_a_flag_is_a_usage_error(workdir, capsys):
     (workdir / "docs").mkdir()
     code, _, err = run(capsys, "fmt", "docs")

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import tempfile
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import aiohttp
@@ -226,3 +228,28 @@ async def test_the_page_names_the_document_escaped(client, tmp_path):
     status, body, _ = await _get(url)
     assert status == 200 and "<title>&lt;script&gt;%MARKS%&amp;.grooph.json · grooph</title>" in body
     assert body.count("<script") == 1  # the page's own, with its nonce
+
+
+_LOG = Path(tempfile.mkdtemp(prefix="grooph-live-log-")) / "server.log"
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER + ["--log-file", str(_LOG)]))
+async def logging_client(lsp_client: LanguageClient):
+    """A server writing its log at the default level (INFO; pygls logs every message it sends there)."""
+    await start(lsp_client)
+    yield lsp_client
+    await lsp_client.shutdown_session()
+
+
+async def test_the_token_is_never_written_to_the_servers_log(logging_client, tmp_path):
+    """The log file (`--log-file`, VS Code's `grooph.server.logFile`) may be read by others: the page's
+    token, which the showDocument request and the command's answer carry, is withheld in it."""
+    client = logging_client
+    log_file = _LOG
+    uri = await _opened(client, tmp_path)
+    url = (await _preview(client, uri))["url"]
+    token = urlsplit(url).path.split("/")[1]
+    await wait_for(lambda: [d for d in client.shown_documents if d.uri == url])
+    await wait_for(lambda: "Sending data" in log_file.read_text("utf-8"))
+    text = log_file.read_text("utf-8")
+    assert "127.0.0.1" in text and token not in text

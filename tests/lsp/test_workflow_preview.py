@@ -47,4 +47,4 @@ async def test_preview_refuses_a_broken_workflow_and_a_board(client, tmp_path):
     await diagnostics_for(client, board)
     with pytest.raises(JsonRpcException) as err:
         await _preview(client, board)
-    assert "not an open grooph document" in str(err.value)
+    assert "checkout.board.json is a task board, which has no picture" in str(err.value)  # not "not open"

@@ -19,7 +19,7 @@ from grooph_core.schema.canonical import canonical_text
 
 def format_edits(analysis) -> list[TextEdit] | Refused:
     """Edits turning the text into its kind's written form, or why it is left as it is (the kind's
-    `format`: a graph or map `canonical_format_edits`, a neighbouring document `neighbour_format`)."""
+    `format`: a graph or map `canonical_format_edits`, a neighbouring document `ide.neighbours.format`)."""
     return analysis.document_kind.format(analysis)
 
 

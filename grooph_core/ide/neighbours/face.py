@@ -40,7 +40,7 @@ class NeighbourFace(DocumentKind):
         self.suffixes = self.format_kind.suffixes
 
     def read(self, text, *, name=None, tolerant=True, export=False, resolver=None, max_chars=None, previous=None):
-        """`neighbour_analysis.analyze_neighbour` (strict: the engine's report; tolerant: the editor's,
+        """`analysis.analyze_neighbour` (strict: the engine's report; tolerant: the editor's,
         reusing what `previous`, the analysis of an earlier version, holds of what the edit left alone)."""
         limit = MAX_CHARS if max_chars is None else max_chars
         if not isinstance(previous, NeighbourAnalysis):
@@ -49,7 +49,7 @@ class NeighbourFace(DocumentKind):
 
     @property
     def rules(self):
-        """The rules package its `NeighbourKind` entry names (`neighbour_analysis.rules_of`)."""
+        """The rules package its `NeighbourKind` entry names (`analysis.rules_of`)."""
         return rules_of(self.format_kind)
 
     def key_hover(self, analysis, pointer: str) -> str | None:
@@ -91,7 +91,7 @@ class NeighbourFace(DocumentKind):
         return rename_at(analysis, offset, new_name)
 
     def quick_fixes(self, analysis, issues, *, export=False, stop=None):
-        """`neighbour_repairs.neighbour_fixes` (each checked by analysing the edited text), as quick fixes."""
+        """`repairs.neighbour_fixes` (each checked by analysing the edited text), as quick fixes."""
         from grooph_core.ide.grooph.actions import QuickFix
         from grooph_core.ide.neighbours.repairs import neighbour_fixes
 
