@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.editors.test_neovim import DANGLING, run_nvim, pytestmark  # noqa: F401  (the same skip)
+from tests.editors.test_neovim import DANGLING, neovim, pytest_generate_tests, run_nvim  # noqa: F401  (each Neovim build, as test_neovim)
 from tests.conftest import FIXTURES
 
 ADDRESS = re.compile(r"http://127\.0\.0\.1:\d+/[A-Za-z0-9_-]{40,}/d\d+(\?view=\w+)?\Z")
