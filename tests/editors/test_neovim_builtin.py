@@ -101,17 +101,19 @@ def test_every_kind_has_its_file_type_and_the_server(tmp_path: Path):
 
 
 def test_the_default_keys_the_docs_name(tmp_path: Path):
-    """docs/editors.md's key table: Neovim's maps exist, and what they ask the server answers, or
-    (gri, grt, CTRL-S, an/in) the server has no such capability, as the table says."""
+    """docs/editors.md's key table: Neovim's maps exist, and what they ask the server answers (an/in:
+    selection ranges; semantic tokens and inlay hints too, as the text under the table says), or (gri,
+    grt, CTRL-S) the server has no such capability, as the table says."""
     doc = tmp_path / "review.grooph.json"
     doc.write_text(REVIEW_LOOP.read_text("utf-8"), "utf-8")
     r = run(tmp_path, "keys", doc, keys=["grn", "gra", "grr", "gO", "K", "gri", "grt", "i:<C-S>", "x:an", "x:in"])
     assert all(r["maps"][k] for k in r["maps"]), r["maps"]
     provides = set(r["provides"])
     assert {"renameProvider", "codeActionProvider", "referencesProvider", "documentSymbolProvider",
-            "hoverProvider", "definitionProvider", "completionProvider", "documentFormattingProvider"} <= provides
-    assert not provides & {"implementationProvider", "typeDefinitionProvider", "signatureHelpProvider",
-                           "selectionRangeProvider", "inlayHintProvider", "semanticTokensProvider", "colorProvider"}
+            "hoverProvider", "definitionProvider", "completionProvider", "documentFormattingProvider",
+            "selectionRangeProvider", "inlayHintProvider", "semanticTokensProvider", "callHierarchyProvider",
+            "documentHighlightProvider"} <= provides
+    assert not provides & {"implementationProvider", "typeDefinitionProvider", "signatureHelpProvider", "colorProvider"}
 
 
 def test_diagnostics_format_on_save_and_quick_fix(tmp_path: Path):
