@@ -66,11 +66,20 @@ class LspText:
                 return f"column {col} of line {line} splits a surrogate pair"
         return None
 
-    def range_problem(self, rng: object) -> str | None:
-        """Why `rng` is not a range inside this text (start and end places, start <= end), or None."""
+    def past_the_end(self, pos: object) -> bool:
+        """`pos` is the start of the line after the last one, which an edit's end may name: the LSP's
+        "end position denoting the start of the next line", here the end of a text without a final line
+        break (Neovim then reads the edit as ending the file, not as adding a line)."""
+        return isinstance(pos, dict) and pos.get("line") == self.line_count and pos.get("character") == 0
+
+    def range_problem(self, rng: object, *, edit: bool = False) -> str | None:
+        """Why `rng` is not a range inside this text (start and end places, start <= end), or None. An
+        `edit` range may end at the start of the line after the last (`past_the_end`)."""
         if not (isinstance(rng, dict) and "start" in rng and "end" in rng):
             return f"not a range: {rng!r}"
         for side in ("start", "end"):
+            if edit and side == "end" and self.past_the_end(rng[side]):
+                continue
             p = self.problem(rng[side])
             if p is not None:
                 return f"{side}: {p}"
@@ -92,7 +101,9 @@ class LspText:
         return {"line": lo, "character": col}
 
     def offset(self, pos: dict) -> int:
-        """The str offset of a valid LSP position."""
+        """The str offset of a valid LSP position (the start of the line after the last: the text's end)."""
+        if self.past_the_end(pos):
+            return len(self.text)
         start = self.starts[pos["line"]]
         text = self.line(pos["line"])
         col = pos["character"]

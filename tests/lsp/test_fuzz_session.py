@@ -504,7 +504,7 @@ class FuzzSession:
         model = self.model(doc)
         spans = []
         for e in edits:
-            problem = model.range_problem(e.get("range"))
+            problem = model.range_problem(e.get("range"), edit=True)
             if problem:
                 self.fail(f"{what}: edit range outside the document: {problem}")
             spans.append((model.offset(e["range"]["start"]), model.offset(e["range"]["end"]), e.get("newText")))
@@ -826,6 +826,11 @@ class FuzzSession:
                 continue
             if not isinstance(v, dict):
                 continue
+            if isinstance(v.get("newText"), str) and isinstance(v.get("range"), dict):  # a TextEdit
+                problem = model.range_problem(v["range"], edit=True)
+                if problem:
+                    self.fail(f"{what}: edit range {v['range']} outside the document: {problem}")
+                continue
             if isinstance(v.get("start"), dict) and isinstance(v.get("end"), dict):
                 problem = model.range_problem(v)
                 if problem:
@@ -846,7 +851,7 @@ class FuzzSession:
     def judge_no_overlap(self, edits: list, model: LspText, what: str) -> None:
         spans = []
         for e in edits:
-            if model.range_problem(e.get("range")):
+            if model.range_problem(e.get("range"), edit=True):
                 continue  # reported by judge_ranges
             spans.append((model.offset(e["range"]["start"]), model.offset(e["range"]["end"])))
         spans.sort()
