@@ -132,8 +132,12 @@ def issue_span(parsed: ParsedText, issue: Issue) -> tuple[int, int]:
 
 
 def analyze(text: str, *, name: str | None = None, export: bool = False, resolver: Resolver | None = None,
-            tolerant: bool = True, max_chars: int = MAX_CHARS) -> Analysis:
-    """Parse and validate one text. Never raises on any input."""
+            tolerant: bool = True, max_chars: int = MAX_CHARS, previous: Analysis | None = None) -> Analysis:
+    """Parse and validate one text. Never raises on any input.
+
+    `previous` is the editor's analysis of an earlier version of the same document with the same settings
+    (the scheduler's newest); the incremental analysis (issue 33, item 2) reuses what the edit left alone.
+    """
     parsed = parse(text, max_chars=max_chars)
     value = parsed.value
     kind = detect_kind(name, value)

@@ -28,7 +28,7 @@ class GroophKind(FlowFace, DocumentKind):
     def read(self, text, *, name=None, tolerant=True, export=False, resolver=None, max_chars=None, previous=None):
         """`analysis.analyze`: the file name, else the content, says graph or map (map.md §1)."""
         return analyze(text, name=name, export=export, resolver=resolver, tolerant=tolerant,
-                       max_chars=MAX_CHARS if max_chars is None else max_chars)
+                       max_chars=MAX_CHARS if max_chars is None else max_chars, previous=previous)
 
     def hover(self, analysis, offset):
         from grooph_core.ide.grooph import hover
