@@ -20,9 +20,14 @@ LIMIT = 24_000
 _LEFT_OUT_OF_SIZE = {"graph": "layout", "map": None}
 
 
+def left_out_of_size(kind: str) -> str | None:
+    """The top-level member a document of `kind` is measured without (any other JSON reads as a graph)."""
+    return _LEFT_OUT_OF_SIZE.get(kind, "layout")
+
+
 def document_size(value: Any, kind: str) -> int:
     """The measured size: UTF-16 length of the canonical text (a graph's without top-level `layout`)."""
-    left_out = _LEFT_OUT_OF_SIZE.get(kind, "layout")  # any other JSON is read as a graph (map.md §1)
+    left_out = left_out_of_size(kind)
     if left_out is not None and isinstance(value, dict) and left_out in value:
         value = {k: v for k, v in value.items() if k != left_out}
     size = canonical_size(value)
@@ -45,20 +50,55 @@ def canonical_size(value: Any) -> int | None:
     the compact text with `","` and `": "` written by the C encoder (the same string escaping as the
     canonical writer) plus, for each non-empty container at depth d, a line break and 2(d+1) spaces
     before each of its n members and a line break and 2d spaces before its closer; numbers are
-    corrected from Python's spelling to ECMAScript's (graph.md §6.4); one final newline."""
+    corrected from Python's spelling to ECMAScript's (graph.md §6.4); one final newline. The size is
+    thus additive: a container's is its brackets, separators and members' sizes (`text_size`), which
+    `rules/document_walk` sums per top-level item."""
     if type(value) is not dict and type(value) is not list:
         return None
+    size = text_size(value, 0)
+    return None if size is None else size + 1
+
+
+def _not_json(x):
+    raise TypeError(f"not JSON: {type(x).__name__}")
+
+
+# The C encoder of `json.dumps(ensure_ascii=False, separators=(",", ": "), check_circular=False,
+# allow_nan=False)`, built once (json.dumps builds one per call).
+_compact_chunks = json.encoder.c_make_encoder(None, _not_json, json.encoder.encode_basestring, None, ": ", ",",
+                                              False, False, False) if json.encoder.c_make_encoder else None
+
+
+def _compact(x: Any) -> str:
+    if _compact_chunks is not None:
+        return "".join(_compact_chunks(x, 0))
+    return json.dumps(x, ensure_ascii=False, separators=(",", ": "), check_circular=False, allow_nan=False)
+
+
+def text_size(x: Any, depth: int) -> int | None:
+    """The UTF-16 length of the canonical text of `x` standing at `depth` (0: the root), without the
+    final newline; None when only writing it can tell (see `canonical_size`)."""
     try:
-        compact = json.dumps(value, ensure_ascii=False, separators=(",", ": "), check_circular=False, allow_nan=False)
+        compact = _compact(x)
     except (ValueError, TypeError, RecursionError):
         return None
-    size = len(compact) + 1
+    size = len(compact)
     if not compact.isascii():
         try:
             size += len(compact.encode("utf-16-le")) // 2 - len(compact)
         except UnicodeEncodeError:  # a lone surrogate: the canonical form escapes it
             return None
-    stack = [(value, 0)]
+    t = type(x)
+    if t is not dict and t is not list:
+        if t is int:
+            if not -_MAX_SAFE < x < _MAX_SAFE:
+                size += len(js_number(x)) - len(int.__repr__(x))
+        elif t is float:
+            size += len(canonical_number(x)) - len(float.__repr__(x))
+        elif t is not str and t is not bool and x is not None:
+            return None
+        return size
+    stack = [(x, depth)]
     pop, push = stack.pop, stack.append
     while stack:
         x, d = pop()
@@ -93,7 +133,11 @@ class DocTooLarge(Facts):
 
 def doc_size_issues(value: Any, kind: str) -> list[Issue]:
     """One warning when the document is over the budget, `at` the document's id, pointer the root."""
-    size = document_size(value, kind)
+    return size_issues(value, kind, document_size(value, kind))
+
+
+def size_issues(value: Any, kind: str, size: int) -> list[Issue]:
+    """`doc_size_issues` of a document whose measured `size` is known."""
     if size <= LIMIT:
         return []
     doc_id = value.get("id") if isinstance(value, dict) else None

@@ -141,6 +141,7 @@ def _compile(t: TypeDesc) -> Walker | None:
     return w
 
 
+walker_of = _compile
 _ROOT_WALKERS = {"graph": _compile(root_type("graph")), "map": _compile(root_type("map"))}
 
 
@@ -163,12 +164,17 @@ def unknown_key_issues(value: Any, kind: str) -> list[Issue]:
     `pointers[0]` is the key (`on_key=True`). Facts: `UnknownKey`."""
     raw: list = []
     walker = _ROOT_WALKERS.get(kind, _ROOT_WALKERS["graph"])  # any other JSON is read as a graph (map.md §1)
-    at_of = _AT.get(kind, _at_in_graph)
     if walker is None:
         return []
     walker(value, "", raw)
+    return raw_issues(value, kind, raw)
+
+
+def raw_issues(value: Any, kind: str, raw: list) -> list[Issue]:
+    """The `W_UNKNOWN_KEY` issues of raw findings (whole-document pointers) on `value`."""
     if not raw:
         return []
+    at_of = _AT.get(kind, _at_in_graph)
     graph_id = value.get("id") if isinstance(value, dict) else None
     fallback = (graph_id,) if isinstance(graph_id, str) else ()
     issues = []

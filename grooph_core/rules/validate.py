@@ -11,6 +11,7 @@ from typing import Callable
 
 from grooph_core.issues import Issue
 from grooph_core.rules.doc_size import doc_size_issues
+from grooph_core.rules.document_walk import DocumentWalk
 from grooph_core.rules.graph import graph_rule_issues
 from grooph_core.rules.map import map_rule_issues
 from grooph_core.rules.unknown_keys import unknown_key_issues
@@ -33,12 +34,14 @@ def _map_rules(value: dict, *, export: bool, resolver: Resolver | None) -> list[
 _RULES = {"graph": _graph_rules, "map": _map_rules}
 
 
-def rule_issues(value: dict, kind: Kind, *, export: bool = False, resolver: Resolver | None = None) -> list[Issue]:
-    """Every rule after the structural check, in rule order (graph.md §3.3, map.md §4.2)."""
+def rule_issues(value: dict, kind: Kind, *, export: bool = False, resolver: Resolver | None = None,
+                walk: DocumentWalk | None = None) -> list[Issue]:
+    """Every rule after the structural check, in rule order (graph.md §3.3, map.md §4.2); `walk`: the
+    value's `document_walk`, when the caller has it, gives the unknown keys and the size."""
     own_rules = _RULES.get(kind, _graph_rules)  # any other JSON is read as a graph (map.md §1)
     issues = list(own_rules(value, export=export, resolver=resolver))
-    issues += unknown_key_issues(value, kind)
-    issues += doc_size_issues(value, kind)
+    issues += walk.unknown_key_issues() if walk is not None else unknown_key_issues(value, kind)
+    issues += walk.size_issues() if walk is not None else doc_size_issues(value, kind)
     return issues
 
 

@@ -169,18 +169,25 @@ def _compile_enum(t: EnumType) -> Check:
     return check
 
 
+def array_head(t: ArrayType, v: Any, p: str, out: list) -> bool:
+    """An array's own findings, which come before its items' (not an array; fewer than `minItems`
+    items); False when `v` is not an array (its items are then not checked)."""
+    if type(v) is not list:
+        _type_issue(t.expected, v, p, out)
+        return False
+    if t.min_items and len(v) < t.min_items:
+        out.append((p, p, False, f"expected at least {t.min_items} item(s), got {len(v)}",
+                    {"problem": "min_items", "expected": t.expected, "minimum": t.min_items}))
+    return True
+
+
 def _compile_array(t: ArrayType) -> Check:
-    expected, min_items = t.expected, t.min_items
     item = _compile(t.item)
     plain_strings = isinstance(t.item, StrType) and t.item.regex is None and not t.item.nonempty and not t.item.min_length
 
     def check(v, p, out):
-        if type(v) is not list:
-            _type_issue(expected, v, p, out)
+        if not array_head(t, v, p, out):
             return
-        if min_items and len(v) < min_items:
-            out.append((p, p, False, f"expected at least {min_items} item(s), got {len(v)}",
-                        {"problem": "min_items", "expected": expected, "minimum": min_items}))
         if plain_strings:
             for i, x in enumerate(v):
                 if type(x) is not str:
@@ -233,6 +240,11 @@ def _fast_accept(t: TypeDesc) -> tuple[int, object]:
     return 0, None
 
 
+def missing_finding(name: str, seg: str, p: str) -> Raw:
+    """The finding of an object at `p` lacking the required field `name` (`seg`: its pointer segment)."""
+    return (p + seg, p, True, f'missing required property "{name}"', {"problem": "missing", "field": name})
+
+
 def _compile_object(t: ObjectType) -> Check:
     expected = t.title
     required = [(name, "/" + pointer_escape(name)) for name in t.required]
@@ -244,8 +256,7 @@ def _compile_object(t: ObjectType) -> Check:
             return
         for name, seg in required:
             if name not in v:
-                out.append((p + seg, p, True, f'missing required property "{name}"',
-                            {"problem": "missing", "field": name}))
+                out.append(missing_finding(name, seg, p))
         for name, seg, fcheck, mode, data in fields:
             x = v.get(name, _ABSENT)
             if x is _ABSENT:
@@ -336,6 +347,7 @@ _CACHE: dict[int, Check] = {}
 
 
 def _compile(t: TypeDesc) -> Check:
+    """The structural check of a type: `check(value, pointer, out)` appends its raw findings to `out`."""
     c = _CACHE.get(id(t))
     if c is None:
         c = _COMPILERS[type(t)](t)
@@ -351,6 +363,7 @@ def accepts(t: TypeDesc, value: Any) -> bool:
     return not out
 
 
+compiled_check = _compile
 _ROOT_CHECKS = {"graph": _compile(root_type("graph")), "map": _compile(root_type("map"))}
 
 
@@ -393,6 +406,11 @@ def schema_issues(value: Any, kind: str) -> list[Issue]:
     `kind` is "graph" or "map"; the value is what `json.loads` returned (any JSON value)."""
     raw: list[Raw] = []
     _ROOT_CHECKS.get(kind, _ROOT_CHECKS["graph"])(value, "", raw)  # any other JSON is read as a graph (map.md §1)
+    return raw_issues(value, raw)
+
+
+def raw_issues(value: Any, raw: list[Raw]) -> list[Issue]:
+    """The `E_SCHEMA` issues of raw findings (whole-document pointers) on `value`."""
     return [_issue(value, r) for r in raw]
 
 

@@ -26,6 +26,7 @@ from grooph_core.ide.document import DocumentAnalysis, placed_span, still_open
 from grooph_core.issues import Issue, SchemaProblem, whole_shape_codes
 from grooph_core.rules.graph.references import DanglingRef
 from grooph_core.rules.map.references import MapDanglingRef
+from grooph_core.rules.document_walk import DocumentWalk, walk_document
 from grooph_core.rules.validate import Resolver, rule_issues
 from grooph_core.schema.check import not_json_issue, schema_issues
 from grooph_core.semantics.references import ID_LISTS, accepted_kinds, occurrences
@@ -78,6 +79,9 @@ class Analysis(DocumentAnalysis):
     reference: tuple | None = field(default=None, compare=False, repr=False)
     # What the repair builders read of this value, computed on first use (actions.repair_memo).
     memo: dict = field(default_factory=dict, compare=False, repr=False)
+    # The editor's structural check, unknown keys and size of this value per top-level part, which the
+    # next analysis (`previous`) takes for the parts it still has (rules/document_walk.py).
+    walk: DocumentWalk | None = field(default=None, compare=False, repr=False)
 
     def pointer_span(self, pointer: str, *, key: bool = False) -> tuple[int, int]:
         return pointer_span(self.parsed, pointer, key=key)
@@ -156,10 +160,12 @@ def analyze(text: str, *, name: str | None = None, export: bool = False, resolve
 
     if value is None:
         return Analysis(text, kind, parsed, tuple(problems))
-    schema = schema_issues(value, kind)
+    walk = walk_document(value, kind, previous.walk if isinstance(previous, Analysis) else None)
+    schema = walk.schema_issues() if walk is not None else schema_issues(value, kind)
     if parsed.ok and not schema:
-        rules = tuple(rule_issues(value, kind, export=export, resolver=resolver))
-        return Analysis(text, kind, parsed, tuple(problems) + rules, reference=(export, resolver is None, rules))
+        rules = tuple(rule_issues(value, kind, export=export, resolver=resolver, walk=walk))
+        return Analysis(text, kind, parsed, tuple(problems) + rules, reference=(export, resolver is None, rules),
+                        walk=walk)
     broken = set(parsed.broken)
     # In broken text, structural findings inside a cut region are echoes of the syntax error; in a
     # text cut short, a field an object it ends inside lacks may still follow, and a list it ends inside
@@ -169,7 +175,7 @@ def analyze(text: str, *, name: str | None = None, export: bool = False, resolve
     schema = [i for i in schema if not _echoes_a_cut(i, broken, cut) and not may_follow(i, parsed)]
     rules, pruned = _tolerant_rules(value, kind, schema, broken - cut_lists, parsed.open_at_end, export=export,
                                     resolver=resolver)
-    return Analysis(text, kind, parsed, tuple(problems + one_per_object(schema) + rules), tuple(pruned))
+    return Analysis(text, kind, parsed, tuple(problems + one_per_object(schema) + rules), tuple(pruned), walk=walk)
 
 
 def one_per_object(schema: list[Issue]) -> list[Issue]:
