@@ -29,15 +29,10 @@ from grooph_core.source.keyorder import keys_in_js_order
 from grooph_core.source.text import pointer_escape
 
 
-@dataclass(frozen=True)
-class Part:
-    """What one walk of a part found: raw structural findings, raw unknown keys (pointers relative to
-    the part for a list item, whole-document for a member) and the UTF-16 size of its canonical text
-    at its depth (None: only writing the whole document can tell)."""
-
-    schema: tuple
-    unknown: tuple
-    size: int | None
+# A walked part: (the part's value, its raw structural findings, its raw unknown keys, its size). The
+# findings' pointers are relative to the part for a list item, whole-document ones for a member; the size
+# is the UTF-16 length of its canonical text at its depth (None: only writing the whole text can tell).
+Part = tuple
 
 
 @dataclass(frozen=True)
@@ -75,6 +70,7 @@ def _root(kind: str) -> _Root:
 
 _ROOTS = {"graph": _root("graph"), "map": _root("map")}
 _ABSENT = object()
+_NONE: dict = {}
 
 
 @dataclass
@@ -87,8 +83,8 @@ class DocumentWalk:
     schema_raw: list
     unknown_raw: list
     size: int | None
-    members: dict[str, tuple[Any, Part]] = field(repr=False)
-    items: dict[str, dict[int, tuple[Any, Part]]] = field(repr=False)
+    members: dict[str, Part] = field(repr=False)
+    items: dict[str, dict[int, Part]] = field(repr=False)
     walked: int = 0
 
     def schema_issues(self) -> list[Issue]:
@@ -105,22 +101,13 @@ class DocumentWalk:
         return size_issues(self.value, self.kind, size)
 
 
-def _walk_member(m: _Member, v: Any) -> Part:
+def _walk_member(m: _Member, v: Any, measured: bool) -> Part:
     s: list = []
     m.check(v, m.seg, s)
     u: list = []
     if m.walker is not None:
         m.walker(v, m.seg, u)
-    return Part(tuple(s), tuple(u), text_size(v, 1))
-
-
-def _walk_item(item_check, item_walker, x: Any) -> Part:
-    s: list = []
-    item_check(x, "", s)
-    u: list = []
-    if item_walker is not None:
-        item_walker(x, "", u)
-    return Part(tuple(s), tuple(u), text_size(x, 2))
+    return (v, s, u, text_size(v, 1) if measured else 0)
 
 
 def walk_document(value: Any, kind: str, previous: DocumentWalk | None = None) -> DocumentWalk | None:
@@ -131,12 +118,13 @@ def walk_document(value: Any, kind: str, previous: DocumentWalk | None = None) -
         return None
     kind = "map" if kind == "map" else "graph"
     root = _ROOTS[kind]
+    left_out = left_out_of_size(kind)
     if previous is not None and previous.kind != kind:
         previous = None
     old_members = previous.members if previous is not None else {}
     old_items = previous.items if previous is not None else {}
-    members: dict[str, tuple[Any, Part]] = {}
-    items: dict[str, dict[int, tuple[Any, Part]]] = {}
+    members: dict[str, Part] = {}
+    items: dict[str, dict[int, Part]] = {}
     walked = 0
     # graph.md §4.2: the root's missing required members, then each present declared member in order
     schema_raw: list = [check.missing_finding(name, seg, "") for name, seg in root.required if name not in value]
@@ -149,40 +137,41 @@ def walk_document(value: Any, kind: str, previous: DocumentWalk | None = None) -
         if m.items is not None and type(v) is list:
             check.array_head(m.type, v, m.seg, schema_raw)
             item_check, item_walker = m.items
-            old = old_items.get(m.name, {})
-            kept: dict[int, tuple[Any, Part]] = {}
+            old = old_items.get(m.name, _NONE)
+            kept: dict[int, Part] = {}
             unknown: list = []
-            total: int | None = 2 + 6 * len(v) + 2 if v else 2  # brackets; per item a comma (but one) and 5 of layout, 3
+            total: int | None = 6 * len(v) + 4 if v else 2  # brackets; per item a comma (but one) and 5 of layout, 3
             for i, x in enumerate(v):
-                hit = old.get(id(x))
-                if hit is not None and hit[0] is x:
-                    part = hit[1]
-                else:
-                    part = _walk_item(item_check, item_walker, x)
+                part = old.get(id(x))
+                if part is None or part[0] is not x:
+                    s: list = []
+                    item_check(x, "", s)
+                    u: list = []
+                    if item_walker is not None:
+                        item_walker(x, "", u)
+                    part = (x, s, u, text_size(x, 2))
                     walked += 1
-                kept[id(x)] = (x, part)
-                if part.schema or part.unknown:
+                kept[id(x)] = part
+                if part[1] or part[2]:
                     prefix = f"{m.seg}/{i}"
-                    schema_raw += [(prefix + a, prefix + b, *rest) for a, b, *rest in part.schema]
-                    unknown += [(prefix + kp, key, prefix + hp, *rest) for kp, key, hp, *rest in part.unknown]
+                    schema_raw += [(prefix + a, prefix + b, *rest) for a, b, *rest in part[1]]
+                    unknown += [(prefix + kp, key, prefix + hp, *rest) for kp, key, hp, *rest in part[2]]
                 if total is not None:
-                    total = None if part.size is None else total + part.size
+                    total = None if part[3] is None else total + part[3]
             items[m.name] = kept
             unknown_of[m.name] = unknown
             sizes[m.name] = total
         else:
-            hit = old_members.get(m.name)
-            if hit is not None and hit[0] is v:
-                part = hit[1]
-            else:
-                part = _walk_member(m, v)
+            part = old_members.get(m.name)
+            if part is None or part[0] is not v:
+                part = _walk_member(m, v, m.name != left_out)
                 walked += 1
-            members[m.name] = (v, part)
-            schema_raw += part.schema
-            unknown_of[m.name] = part.unknown
-            sizes[m.name] = part.size
+            members[m.name] = part
+            schema_raw += part[1]
+            unknown_of[m.name] = part[2]
+            sizes[m.name] = part[3]
     return DocumentWalk(kind, value, schema_raw, _root_unknown(root, value, unknown_of),
-                        _root_size(root, value, kind, sizes), members, items, walked)
+                        _root_size(root, value, left_out, sizes), members, items, walked)
 
 
 def _root_unknown(root: _Root, value: dict, unknown_of: dict[str, list]) -> list:
@@ -200,11 +189,10 @@ def _root_unknown(root: _Root, value: dict, unknown_of: dict[str, list]) -> list
     return out
 
 
-def _root_size(root: _Root, value: dict, kind: str, sizes: dict[str, int | None]) -> int | None:
+def _root_size(root: _Root, value: dict, left_out: str | None, sizes: dict[str, int | None]) -> int | None:
     """The canonical size from the members' (doc_size.canonical_size: at depth 0 each of the n members
     takes its key, `": "`, a comma but the last, and a line break and 2 spaces; the root its braces, a
     line break before the closer and the final newline)."""
-    left_out = left_out_of_size(kind)
     size = 3  # "{", "}" and the final newline; with n members, n-1 commas, 3n of layout and 1 before "}"
     for k, v in value.items():
         if k == left_out:

@@ -12,6 +12,7 @@ a map takes the nearest id along the key's full path and may stay empty (map.md 
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -170,6 +171,13 @@ def unknown_key_issues(value: Any, kind: str) -> list[Issue]:
     return raw_issues(value, kind, raw)
 
 
+@functools.lru_cache(maxsize=4096)
+def _suggestion(key: str, names: tuple[str, ...]) -> str | None:
+    """`did_you_mean` over an object's declared names (graph.md §5.1), remembered: a misspelt key stays
+    in the text keystroke after keystroke, and each search costs tens of microseconds."""
+    return did_you_mean(key, names)
+
+
 def raw_issues(value: Any, kind: str, raw: list) -> list[Issue]:
     """The `W_UNKNOWN_KEY` issues of raw findings (whole-document pointers) on `value`."""
     if not raw:
@@ -179,7 +187,7 @@ def raw_issues(value: Any, kind: str, raw: list) -> list[Issue]:
     fallback = (graph_id,) if isinstance(graph_id, str) else ()
     issues = []
     for kp, key, holder_p, names, holder in raw:
-        suggestion = did_you_mean(key, names)
+        suggestion = _suggestion(key, names)
         segments = pointer_split(kp)
         at = at_of(value, segments, fallback)
         if suggestion is None:

@@ -188,9 +188,10 @@ def _lists(value, kind):
     return [m.name for m in document_walk._ROOTS[kind].members if m.items is not None and isinstance(value.get(m.name), list)]
 
 
-def _edit(rng: random.Random, value: dict, kind: str, pool: list) -> tuple[dict, int]:
+def _edit(rng: random.Random, value: dict, kind: str, pool: list) -> tuple[dict, int, int]:
     """A new root and one new list (or member) with one item replaced, inserted or removed; every other
-    member and item the very same object. Returns the value and how many new parts it has."""
+    member and item the very same object. Returns the value, how many new parts it has and how many of
+    them are list items."""
     new = dict(value)
     lists = [k for k in _lists(value, kind) if value[k]]
     op = rng.choice(["replace", "replace", "insert", "remove", "member", "unknown"])
@@ -201,17 +202,17 @@ def _edit(rng: random.Random, value: dict, kind: str, pool: list) -> tuple[dict,
         new[key] = copy.deepcopy(value[key])  # a new object (a string gets one more character)
         if isinstance(new[key], str):
             new[key] += rng.choice(["y", "é", "😀", "\ud800"])
-        return new, 1
+        return new, 1, 0
     if op in ("unknown", "member"):
         new["extra-" + str(rng.randrange(3))] = rng.choice([1, {"a": 1}, "zz"])
-        return new, 0  # an unknown root key is no part of a declared member
+        return new, 0, 0  # an unknown root key is no part of a declared member
     key = rng.choice(lists)
     items = list(value[key])
     i = rng.randrange(len(items))
     if op == "remove":
         del items[i]
         new[key] = items
-        return new, 0
+        return new, 0, 0
     item = copy.deepcopy(rng.choice(pool) if op == "insert" else items[i])
     if isinstance(item, dict):
         change = rng.choice(["typo", "drop", "wrong", "kind", "none", "text"])
@@ -231,7 +232,7 @@ def _edit(rng: random.Random, value: dict, kind: str, pool: list) -> tuple[dict,
     else:
         items[i] = item
     new[key] = items
-    return new, 1
+    return new, 1, 1
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -241,18 +242,18 @@ def test_a_walk_from_the_previous_one_equals_a_fresh_walk_and_walks_only_what_is
     value = json.loads(make(rng.choice([2_000, 24_000]), faults=bool(seed % 3)).text)
     pool = [x for k in _lists(value, kind) for x in value[k]]
     walked_items: list = []
-    real = document_walk._walk_item
-    monkeypatch.setattr(document_walk, "_walk_item", lambda c, w, x: walked_items.append(x) or real(c, w, x))
+    real = document_walk.text_size
+    monkeypatch.setattr(document_walk, "text_size", lambda x, d: (d == 2 and walked_items.append(x)) or real(x, d))
     walk = walk_document(value, kind)
     parts = sum(len(value[k]) for k in _lists(value, kind))
     assert walk.walked == parts + sum(1 for k in value if k in document_walk._ROOTS[kind].by_name and k not in _lists(value, kind))
     for step in range(40):
         before = {id(x) for k in _lists(value, kind) for x in value[k]}
-        value, new_parts = _edit(rng, value, kind, pool)
+        value, new_parts, new_items = _edit(rng, value, kind, pool)
         walked_items.clear()
         walk = walk_document(value, kind, previous=walk)
         assert walk.walked == new_parts, step
-        assert len(walked_items) <= new_parts
+        assert len(walked_items) == new_items  # the items walked are the new ones (and only those)
         assert not any(id(x) in before for x in walked_items)  # an item kept as it was is not walked again
         fresh = walk_document(value, kind)
         assert _walked(walk) == _walked(fresh), step
