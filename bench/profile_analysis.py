@@ -115,6 +115,8 @@ def _grooph_stages(label: str):
         stages.append(("index", lambda: map_rules.map_index(value)))
         stages += [(f"rule {r.codes[0]}", (lambda r=r: r.run(index, None))) for r in map_rules.RULES]
     stages += [("unknown keys", lambda: unknown_key_issues(value, kind)), ("size", lambda: doc_size_issues(value, kind))]
+    stages += [("walk (the last three)", lambda: _walk_issues(value, kind, None)),
+               ("walk after a one-item edit", _walk_after_an_edit(value, kind))]
 
     def place():
         fresh = analyze(text, name=doc.name)  # a fresh analysis: its source map is built on first use
@@ -125,6 +127,29 @@ def _grooph_stages(label: str):
     stages += [("analyze", lambda: analyze(text, name=doc.name)), ("analyze + place", place),
                ("whole (bench)", _analysis(label)[1])]
     return stages, len(a.issues)
+
+
+def _walk_issues(value, kind, previous):
+    """The structural check, the unknown keys and the size as the editor's analysis makes them (issue 33)."""
+    from grooph_core.rules.document_walk import walk_document
+
+    walk = walk_document(value, kind, previous)
+    walk.schema_issues(), walk.unknown_key_issues(), walk.size_issues()
+    return walk
+
+
+def _walk_after_an_edit(value, kind):
+    """The walk of a value whose first item of its first non-empty top-level list is new (one character
+    typed into a string of it, as the incremental reading gives it), from the walk of `value`."""
+    import copy
+
+    previous = _walk_issues(value, kind, None)
+    name = next(k for k, v in value.items() if isinstance(v, list) and v and isinstance(v[0], dict))
+    item = copy.deepcopy(value[name][0])
+    key = next(k for k, v in item.items() if isinstance(v, str))
+    item[key] += "x"
+    edited = dict(value, **{name: [item] + value[name][1:]})
+    return lambda: _walk_issues(edited, kind, previous)
 
 
 def _board_stages(label: str):

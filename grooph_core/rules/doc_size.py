@@ -78,6 +78,11 @@ def _compact(x: Any) -> str:
 def text_size(x: Any, depth: int) -> int | None:
     """The UTF-16 length of the canonical text of `x` standing at `depth` (0: the root), without the
     final newline; None when only writing it can tell (see `canonical_size`)."""
+    t = type(x)
+    if t is str and x.isascii() and x.isprintable() and '"' not in x and "\\" not in x:
+        return len(x) + 2  # nothing escaped (a top-level member's id, name, version …: no encoder call)
+    if t is int and -_MAX_SAFE < x < _MAX_SAFE:
+        return len(int.__repr__(x))
     try:
         compact = _compact(x)
     except (ValueError, TypeError, RecursionError):
@@ -88,7 +93,6 @@ def text_size(x: Any, depth: int) -> int | None:
             size += len(compact.encode("utf-16-le")) // 2 - len(compact)
         except UnicodeEncodeError:  # a lone surrogate: the canonical form escapes it
             return None
-    t = type(x)
     if t is not dict and t is not list:
         if t is int:
             if not -_MAX_SAFE < x < _MAX_SAFE:

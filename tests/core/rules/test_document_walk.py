@@ -280,3 +280,17 @@ def test_the_editors_analysis_keeps_its_walk_and_takes_the_previous_one():
     shared = walk_document(dict(first.value), first.kind, previous=first.walk)
     assert shared.walked == 0
     assert _walked(shared) == _walked(first.walk)
+
+
+@settings(max_examples=300)
+@given(json_values)
+def test_the_size_of_any_value_at_any_depth_is_its_share_of_the_canonical_text(x):
+    """`text_size(x, 1)` is what `x` adds as a member's value (a scalar too: ids, names, numbers)."""
+    from grooph_core.rules.doc_size import canonical_size, text_size
+
+    with_x, without = canonical_size({"a": x, "b": 0}), canonical_size({"b": 0})
+    size = text_size(x, 1)
+    if with_x is not None:
+        assert size == with_x - without - len('"a": ,\n  ')
+    else:
+        assert size is None
