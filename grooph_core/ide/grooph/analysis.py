@@ -174,7 +174,7 @@ def analyze(text: str, *, name: str | None = None, export: bool = False, resolve
     cut = broken - {""} - cut_lists
     schema = [i for i in schema if not _echoes_a_cut(i, broken, cut) and not may_follow(i, parsed)]
     rules, pruned = _tolerant_rules(value, kind, schema, broken - cut_lists, parsed.open_at_end, export=export,
-                                    resolver=resolver)
+                                    resolver=resolver, walk=walk)
     return Analysis(text, kind, parsed, tuple(problems + one_per_object(schema) + rules), tuple(pruned), walk=walk)
 
 
@@ -248,10 +248,11 @@ def _inside_any(pointer: str, regions: set[str]) -> bool:
 
 
 def _tolerant_rules(value: object, kind: Kind, schema: list[Issue], broken: set[str],
-                    open_at_end: tuple[str, ...] = (), *, export: bool,
-                    resolver: Resolver | None) -> tuple[list[Issue], list[str]]:
+                    open_at_end: tuple[str, ...] = (), *, export: bool, resolver: Resolver | None,
+                    walk: DocumentWalk | None = None) -> tuple[list[Issue], list[str]]:
     """Run the rules on the document with unsound top-level items left out; map pointers back. In a
-    text cut short (`open_at_end`) whole-shape findings and references to what may still follow wait."""
+    text cut short (`open_at_end`) whole-shape findings and references to what may still follow wait.
+    `walk`: the value's, from which the kept items' structural check, unknown keys and size are taken."""
     if not isinstance(value, dict):
         return [], []
     lists = ITEM_LISTS[kind]
@@ -306,9 +307,10 @@ def _tolerant_rules(value: object, kind: Kind, schema: list[Issue], broken: set[
             index_maps[k] = keep
     pruned.extend(f"/{f}" for f in sorted(bad_fields))
     # With nothing left out the document is the value, which passed the structural check.
-    if (pruned or schema) and schema_issues(doc, kind):
+    doc_walk = walk_document(doc, kind, walk) if walk is not None else None
+    if (pruned or schema) and (doc_walk.schema_issues() if doc_walk is not None else schema_issues(doc, kind)):
         return [], pruned  # still not sound enough to reason about
-    issues = rule_issues(doc, kind, export=export, resolver=resolver)
+    issues = rule_issues(doc, kind, export=export, resolver=resolver, walk=doc_walk)
     named = _Ghosts(ghosts, tuple(typed), _kept_ids(doc, lists) if typed else frozenset())
     doubtful = _items_in_doubt(doc, lists, replace(named, ids=ghosts | touched), index_maps)
     growing = _still_growing(value, kind, open_at_end)

@@ -294,3 +294,40 @@ def test_the_size_of_any_value_at_any_depth_is_its_share_of_the_canonical_text(x
         assert size == with_x - without - len('"a": ,\n  ')
     else:
         assert size is None
+
+
+def _broken_texts(seed: int):
+    """Benchmark documents cut short, with a character typed or a line deleted: the tolerant path."""
+    rng = random.Random(seed)
+    for make in (graph_document, map_document):
+        for faults in (False, True):
+            doc = make(rng.choice([2_000, 24_000]), faults=faults)
+            text = doc.text
+            for _ in range(8):
+                at = rng.randrange(len(text))
+                edit = rng.choice(["cut", "type", "drop-line"])
+                if edit == "cut":
+                    yield doc.name, text[:at]
+                elif edit == "type":
+                    yield doc.name, text[:at] + rng.choice(['"', "{", ",", "x", "]", ": 1"]) + text[at:]
+                else:
+                    end = text.find("\n", at)
+                    yield doc.name, text[:at] + (text[end:] if end != -1 else "")
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_editors_analysis_equals_the_reference_path_on_broken_texts(seed, monkeypatch):
+    """analyze() with the walk (and with the previous analysis's walk) gives the issues it gives with the
+    reference functions (`schema_issues`, `unknown_key_issues`, `doc_size_issues`), tolerant path included."""
+    from grooph_core.ide.grooph import analysis
+
+    cases = list(_broken_texts(seed))
+    walked = []
+    previous = None
+    for name, text in cases:
+        a = analysis.analyze(text, name=name, previous=previous)
+        walked.append(a.issues)
+        previous = a
+    monkeypatch.setattr(analysis, "walk_document", lambda *args: None)
+    for (name, text), got in zip(cases, walked):
+        assert got == analysis.analyze(text, name=name).issues, (name, len(text))
