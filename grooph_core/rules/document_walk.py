@@ -18,6 +18,7 @@ relative to the item, so an item that moved (one inserted before it) is still re
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import is_
 from typing import Any
 
 from grooph_core.issues import Issue
@@ -84,7 +85,7 @@ class DocumentWalk:
     unknown_raw: list
     size: int | None
     members: dict[str, Part] = field(repr=False)
-    items: dict[str, dict[int, Part]] = field(repr=False)
+    items: dict[str, "_Listed"] = field(repr=False)
     walked: int = 0
 
     def schema_issues(self) -> list[Issue]:
@@ -99,6 +100,91 @@ class DocumentWalk:
         """`doc_size.doc_size_issues(value, kind)`."""
         size = self.size if self.size is not None else document_size(self.value, self.kind)
         return size_issues(self.value, self.kind, size)
+
+
+@dataclass(frozen=True)
+class _Listed:
+    """A walked top-level list: the list, its items' parts by position, the positions whose parts have
+    findings (ascending) and the list's size (its brackets, separators, layout and items)."""
+
+    seq: list
+    parts: list
+    found: list
+    size: int | None
+
+
+def _list_size(parts: list) -> int | None:
+    """graph.md §6.6: a list at depth 1 of n items: its brackets, n-1 commas, 5 of layout per item and 3."""
+    if not parts:
+        return 2
+    total = 6 * len(parts) + 4
+    for p in parts:
+        if p[3] is None:
+            return None
+        total += p[3]
+    return total
+
+
+def _walk_list(m: _Member, v: list, old: _Listed | None) -> tuple[_Listed, int]:
+    """The parts of a top-level list's items, and how many were walked. An item that is the very same
+    object as one of `old`'s is taken; when the list has its old length and few items differ at their
+    places (a keystroke in one item), only those places are looked at."""
+    item_check, item_walker = m.items
+
+    def walk(x):
+        s: list = []
+        item_check(x, "", s)
+        u: list = []
+        if item_walker is not None:
+            item_walker(x, "", u)
+        return (x, s, u, text_size(x, 2))
+
+    if old is not None and len(v) == len(old.seq):
+        same = list(map(is_, v, old.seq))
+        changed = len(v) - sum(same)
+        if changed * 8 <= len(v):
+            parts = old.parts.copy()
+            at: list[int] = []
+            i = -1
+            for _ in range(changed):
+                i = same.index(False, i + 1)
+                at.append(i)
+            by_id = {id(old.parts[i][0]): old.parts[i] for i in at} if changed > 1 else _NONE
+            size = old.size
+            walked = 0
+            for i in at:
+                x = v[i]
+                part = by_id.get(id(x))
+                if part is None or part[0] is not x:
+                    part = walk(x)
+                    walked += 1
+                if size is not None and part[3] is not None and parts[i][3] is not None:
+                    size += part[3] - parts[i][3]
+                else:
+                    size = None
+                parts[i] = part
+            if any(old.parts[i][1] or old.parts[i][2] or parts[i][1] or parts[i][2] for i in at):
+                changed_at = set(at)
+                found = sorted([(i, p) for i, p in old.found if i not in changed_at]
+                               + [(i, parts[i]) for i in at if parts[i][1] or parts[i][2]], key=lambda f: f[0])
+            else:
+                found = old.found
+            if size is None:
+                size = _list_size(parts)
+            return _Listed(v, parts, found, size), walked
+    by_id = {id(p[0]): p for p in old.parts} if old is not None else _NONE
+    parts = []
+    found = []
+    walked = 0
+    for i, x in enumerate(v):
+        part = by_id.get(id(x))
+        if part is None or part[0] is not x:
+            part = walk(x)
+            walked += 1
+        parts.append(part)
+        if part[1] or part[2]:
+            found.append((i, part))
+    return _Listed(v, parts, found, _list_size(parts)), walked
 
 
 def _walk_member(m: _Member, v: Any, measured: bool) -> Part:
@@ -116,7 +202,8 @@ def walk_document(value: Any, kind: str, previous: DocumentWalk | None = None) -
     reference functions answer that alone)."""
     if type(value) is not dict:
         return None
-    kind = "map" if kind == "map" else "graph"
+    if kind not in _ROOTS:
+        kind = "graph"  # any other JSON is read as a graph (map.md §1)
     root = _ROOTS[kind]
     left_out = left_out_of_size(kind)
     if previous is not None and previous.kind != kind:
@@ -124,7 +211,7 @@ def walk_document(value: Any, kind: str, previous: DocumentWalk | None = None) -
     old_members = previous.members if previous is not None else {}
     old_items = previous.items if previous is not None else {}
     members: dict[str, Part] = {}
-    items: dict[str, dict[int, Part]] = {}
+    items: dict[str, _Listed] = {}
     walked = 0
     # graph.md §4.2: the root's missing required members, then each present declared member in order
     schema_raw: list = [check.missing_finding(name, seg, "") for name, seg in root.required if name not in value]
@@ -136,31 +223,16 @@ def walk_document(value: Any, kind: str, previous: DocumentWalk | None = None) -
             continue
         if m.items is not None and type(v) is list:
             check.array_head(m.type, v, m.seg, schema_raw)
-            item_check, item_walker = m.items
-            old = old_items.get(m.name, _NONE)
-            kept: dict[int, Part] = {}
+            listed, fresh = _walk_list(m, v, old_items.get(m.name))
+            walked += fresh
+            items[m.name] = listed
             unknown: list = []
-            total: int | None = 6 * len(v) + 4 if v else 2  # brackets; per item a comma (but one) and 5 of layout, 3
-            for i, x in enumerate(v):
-                part = old.get(id(x))
-                if part is None or part[0] is not x:
-                    s: list = []
-                    item_check(x, "", s)
-                    u: list = []
-                    if item_walker is not None:
-                        item_walker(x, "", u)
-                    part = (x, s, u, text_size(x, 2))
-                    walked += 1
-                kept[id(x)] = part
-                if part[1] or part[2]:
-                    prefix = f"{m.seg}/{i}"
-                    schema_raw += [(prefix + a, prefix + b, *rest) for a, b, *rest in part[1]]
-                    unknown += [(prefix + kp, key, prefix + hp, *rest) for kp, key, hp, *rest in part[2]]
-                if total is not None:
-                    total = None if part[3] is None else total + part[3]
-            items[m.name] = kept
+            for i, part in listed.found:
+                prefix = f"{m.seg}/{i}"
+                schema_raw += [(prefix + a, prefix + b, *rest) for a, b, *rest in part[1]]
+                unknown += [(prefix + kp, key, prefix + hp, *rest) for kp, key, hp, *rest in part[2]]
             unknown_of[m.name] = unknown
-            sizes[m.name] = total
+            sizes[m.name] = listed.size
         else:
             part = old_members.get(m.name)
             if part is None or part[0] is not v:

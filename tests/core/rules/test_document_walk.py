@@ -331,3 +331,38 @@ def test_the_editors_analysis_equals_the_reference_path_on_broken_texts(seed, mo
     monkeypatch.setattr(analysis, "walk_document", lambda *args: None)
     for (name, text), got in zip(cases, walked):
         assert got == analysis.analyze(text, name=name).issues, (name, len(text))
+
+
+@pytest.mark.parametrize("make, kind", [(graph_document, "graph"), (map_document, "map")])
+def test_a_long_list_with_items_swapped_or_replaced_in_place(make, kind):
+    """A list of its old length where few places hold other objects (a keystroke in one item, two items
+    swapped): the swapped items are not walked again, a replaced one is, and the findings stay in order."""
+    rng = random.Random(7)
+    value = json.loads(make(240_000, faults=True).text)
+    walk = walk_document(value, kind)
+    lists = [k for k in _lists(value, kind) if len(value[k]) >= 16]
+    assert lists
+    for step in range(30):
+        key = rng.choice(lists)
+        items = list(value[key])
+        i, j = rng.sample(range(len(items)), 2)
+        op = rng.choice(["swap", "replace", "replace-two", "typo"])
+        if op == "swap":
+            items[i], items[j] = items[j], items[i]
+            new = 0
+        else:
+            for at in ((i, j) if op == "replace-two" else (i,)):
+                item = copy.deepcopy(items[at])
+                if isinstance(item, dict):
+                    if op == "typo":
+                        item["idd"] = item.pop("id", "x")
+                    else:
+                        item["id"] = rng.choice(["renamed", 5, None])
+                items[at] = item
+            new = 2 if op == "replace-two" else 1
+        value = dict(value, **{key: items})
+        walk = walk_document(value, kind, previous=walk)
+        assert walk.walked == new, (step, op)
+        fresh = walk_document(value, kind)
+        assert _walked(walk) == _walked(fresh) and walk.size == fresh.size, (step, op)
+    assert_same_as_reference(value, kind, walk)
