@@ -137,7 +137,7 @@ def _walk_list(m: _Member, v: list, old: _Listed | None) -> tuple[_Listed, int]:
         u: list = []
         if item_walker is not None:
             item_walker(x, "", u)
-        return (x, s, u, text_size(x, 2))
+        return (x, s or (), u or (), text_size(x, 2))  # no list held for an item without findings
 
     if old is not None and len(v) == len(old.seq):
         same = list(map(is_, v, old.seq))
@@ -193,7 +193,7 @@ def _walk_member(m: _Member, v: Any, measured: bool) -> Part:
     u: list = []
     if m.walker is not None:
         m.walker(v, m.seg, u)
-    return (v, s, u, text_size(v, 1) if measured else 0)
+    return (v, s or (), u or (), text_size(v, 1) if measured else 0)
 
 
 def walk_document(value: Any, kind: str, previous: DocumentWalk | None = None) -> DocumentWalk | None:
