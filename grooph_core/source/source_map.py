@@ -116,6 +116,56 @@ class SourceMap:
             end -= 1
         return cls(text, (start, end))
 
+    # -- an edit inside one value (json_splice) ----------------------------------------------
+
+    def edited_value(self, start: int, end: int) -> tuple[int, str, int | None, int, int] | None:
+        """Where an edit replacing [start, end) of this map's text lies strictly inside one value (its
+        first and last characters left as they are) of a root object: (i, name, j, value start, value
+        end) for item j of the array that is member i's value (`name` its key), else (i, name, None, ...)
+        for member i's value; None
+        when the edit touches anything else (a key, the space between members, the root's brackets)."""
+        with self._lock:
+            root = self._root()
+            if root is None or not root.is_obj or not root.lazy:
+                return None
+            i = self._entry_at(root, start)
+            if i is None:
+                return None
+            vs, ve = root.vstarts[i], root.vends[i]
+            if vs is None or ve is None or not (vs < start and end < ve):
+                return None
+            kid = self._kid(root, i)
+            if kid is not None and not kid.is_obj:
+                j = self._entry_at(kid, start)
+                if j is not None:
+                    a, b = kid.vstarts[j], kid.vends[j]
+                    if a < start and end < b:
+                        return i, root.names[i], j, a, b
+            return i, root.names[i], None, vs, ve
+
+    def edited(self, text: str, i: int, j: int | None, d: int) -> SourceMap:
+        """The map of `text`: this map's text with an edit strictly inside the value `edited_value`
+        answered (i, j, ...), which is one JSON value still, `d` characters longer. The root's index
+        is carried: members and items before the edited value keep their nodes (shared: both maps
+        hold one lock, as a lazy node indexes itself), those after it are seen `d` later (their
+        containers' nodes below the top level are dropped, made again on demand), the edited value's
+        node is made again on demand. Every answer is a fresh map's of `text`; nothing is rescanned."""
+        with self._lock:
+            root = self._root_node
+            new_root = _moved(root, d, i + 1, keep_kids=True)
+            new_root.vends[i] += d
+            if j is None:
+                new_root.kids[i] = None
+            else:
+                items = _moved(root.kids[i], d, j + 1, keep_kids=False)
+                items.vends[j] += d
+                items.kids[j] = None
+                new_root.kids[i] = items
+        start, end = self._root_span
+        out = SourceMap(text, (start, end + d), new_root)
+        out._lock = self._lock
+        return out
+
     # -- pointers -> spans -------------------------------------------------------------------
 
     def value_span(self, pointer: str) -> Span | None:
@@ -318,3 +368,28 @@ class SourceMap:
             node = kid
             if node.is_obj:
                 found = pointer
+
+
+def _moved(node: Node, d: int, first: int, *, keep_kids: bool) -> Node:
+    """A copy of a node after an edit that changed the text's length by `d` and lies before its member
+    `first` (inside member `first - 1`, or, for `first == 0`, before the node: then the node itself moves).
+    Members before `first` keep their offsets and nodes; those from `first` on move by `d`, and their
+    nodes are moved copies when `keep_kids` (one level: their own kids are dropped), else dropped."""
+    n = Node.__new__(Node)
+    n.is_obj, n.depth, n.closed, n.lazy, n.complete = node.is_obj, node.depth, node.closed, node.lazy, node.complete
+    n.start = node.start + d if first == 0 else node.start
+    n.end = None if node.end is None else node.end + d
+    n.limit = None if node.limit is None else node.limit + d
+    n.scan_pos = node.scan_pos + d  # past member `first - 1` at least: after the edit
+    n.names = node.names[:]
+    n.index = dict(node.index)
+    n.kspans = node.kspans[:first] + [(a + d, b + d) for a, b in node.kspans[first:]]
+    n.vstarts = node.vstarts[:first] + [x + d for x in node.vstarts[first:]]
+    n.vends = node.vends[:first] + [x + d for x in node.vends[first:]]
+    n.estarts = node.estarts[:first] + [x + d for x in node.estarts[first:]]
+    after = node.kids[first:]
+    if keep_kids:
+        n.kids = node.kids[:first] + [None if k is None else _moved(k, d, 0, keep_kids=False) for k in after]
+    else:
+        n.kids = node.kids[:first] + [None] * len(after)
+    return n

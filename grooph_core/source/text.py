@@ -377,3 +377,24 @@ def value_at(value: object, pointer: str) -> object:
         else:
             return None
     return cur
+
+
+_BLOCK = 4096  # characters compared at a time when looking for an edit
+
+
+def edited_span(old: str, new: str) -> tuple[int, int, int]:
+    """(start, old end, new end) of the one replacement that turns `old` into `new`: the longest common
+    prefix and, after it, the longest common suffix."""
+    n = min(len(old), len(new))
+    p = 0
+    while p + _BLOCK <= n and old[p:p + _BLOCK] == new[p:p + _BLOCK]:
+        p += _BLOCK
+    while p < n and old[p] == new[p]:
+        p += 1
+    s = 0
+    limit = n - p
+    while s + _BLOCK <= limit and old[len(old) - s - _BLOCK:len(old) - s] == new[len(new) - s - _BLOCK:len(new) - s]:
+        s += _BLOCK
+    while s < limit and old[len(old) - 1 - s] == new[len(new) - 1 - s]:
+        s += 1
+    return p, len(old) - s, len(new) - s
