@@ -205,3 +205,32 @@ def test_reading_gives_the_earlier_reading_back_for_the_same_text_and_reads_whol
     longer = _replaced(REVIEW_LOOP, '"role": "planner"', '"role": "plannerx"')
     limited = reading(longer, max_chars=len(REVIEW_LOOP), earlier=base)
     assert [p.code for p in limited.problems] == ["E_DOC_LIMIT"]
+
+
+def test_edited_span_is_the_longest_common_prefix_then_suffix():
+    """`edited_span` (blocks matched in place, shrinking) agrees with a character-by-character search,
+    on short and long texts, ASCII and wider characters, edits at the ends and in the middle."""
+    import random
+
+    def slow(old: str, new: str):
+        n = min(len(old), len(new))
+        p = 0
+        while p < n and old[p] == new[p]:
+            p += 1
+        s = 0
+        while s < n - p and old[len(old) - 1 - s] == new[len(new) - 1 - s]:
+            s += 1
+        return p, len(old) - s, len(new) - s
+
+    rng = random.Random(33)
+    for k in range(120):
+        old = "".join(rng.choice("ab\u00e9\U0001f600") for _ in range(rng.choice((0, 3, 70, 2100, 9000, 140_000))))
+        new = list(old)
+        for _ in range(rng.randint(0, 3)):
+            i = rng.randint(0, len(new))
+            if rng.random() < 0.5:
+                new[i:i] = rng.choice("abc")
+            elif new:
+                del new[min(i, len(new) - 1)]
+        new = "".join(new)
+        assert edited_span(old, new) == slow(old, new), k
