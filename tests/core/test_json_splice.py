@@ -234,3 +234,34 @@ def test_edited_span_is_the_longest_common_prefix_then_suffix():
                 del new[min(i, len(new) - 1)]
         new = "".join(new)
         assert edited_span(old, new) == slow(old, new), k
+
+
+@pytest.mark.parametrize("text", [REVIEW_LOOP, BAKERY], ids=["graph", "map"])
+def test_whenever_a_random_edit_is_spliced_it_is_the_whole_reading(text):
+    """Random edits (characters typed and deleted anywhere, JSON's own marks included, pieces pasted):
+    where `spliced` answers, the whole reading is clean and holds the same value, and the map answers
+    every pointer alike; where the whole reading has any problem, `spliced` never answered."""
+    import random
+
+    rng = random.Random(7)
+    prev = parse(text)
+    answered = 0
+    for _ in range(800):
+        at = rng.randrange(len(text))
+        roll = rng.random()
+        if roll < 0.4:
+            new = text[:at] + rng.choice('ab1 "\\{}[],:-.e\n') + text[at:]
+        elif roll < 0.7:
+            new = text[:at] + text[at + rng.randint(1, 4):]
+        else:
+            a = rng.randrange(len(text))
+            new = text[:at] + text[a:a + rng.randint(1, 30)] + text[at:]
+        got = spliced(prev, new)
+        whole = parse(new)
+        if got is None:
+            continue
+        answered += 1
+        assert whole.ok and not whole.problems, new[max(0, at - 30):at + 30]
+        assert got.value == whole.value
+        assert_same_map(got.source_map, new, list(_pointers(whole.value)), ())
+    assert answered > 50
