@@ -43,19 +43,21 @@ def _replaced(text: str, old: str, new: str, nth: int = 0) -> str:
     return text[:at] + new + text[at + len(old):]
 
 
-def _edited_item(text: str, value: dict, new: str) -> tuple[str, int | None]:
-    """(member, item) of the value the edit lies strictly inside, found with a fresh map of `text`:
-    an item of a top-level list, else a top-level member's value."""
+def _edited_items(text: str, value: dict, new: str) -> tuple[str, int | None, int | None]:
+    """(member, j1, j2) of what the edit changed, found with a fresh map of `text`: the top-level member
+    whose value it lies strictly inside, and when that is an array, its items j1 .. j2 - 1 (those
+    ending before the edit's start are before j1, those starting after its end from j2 on)."""
     a, b, _ = edited_span(text, new)
     sm = SourceMap.for_valid(text)
     for k, v in value.items():
         vs, ve = sm.value_span("/" + pointer_escape(k))
         if vs < a and b < ve:
-            for i in range(len(v) if type(v) is list else 0):
-                s, e = sm.value_span(f"/{pointer_escape(k)}/{i}")
-                if s < a and b < e:
-                    return k, i
-            return k, None
+            if type(v) is not list:
+                return k, None, None
+            spans = [sm.value_span(f"/{pointer_escape(k)}/{i}") for i in range(len(v))]
+            j1 = sum(1 for s, e in spans if e < a)
+            j2 = next((i for i, (s, e) in enumerate(spans) if s > b), len(v))
+            return k, j1, j2
     raise AssertionError("the edit is not inside one value")
 
 
@@ -69,18 +71,23 @@ def check_spliced(text: str, new: str, *, asked_before: bool = True):
     fresh = json.loads(new)
     assert got.value == fresh and list(got.value) == list(fresh)
     assert got.ok and not got.problems and not got.broken and not got.open_at_end and got.text is new
-    member, j = _edited_item(text, prev.value, new)
+    member, j1, j2 = _edited_items(text, prev.value, new)
     assert type(got.value) is dict and got.value is not prev.value
     for k, v in prev.value.items():
         if k != member:
             assert got.value[k] is v, k
-        elif j is not None:  # an item: its list is new, every other item the same object
-            assert got.value[k] is not v
-            assert all(got.value[k][i] is v[i] for i in range(len(v)) if i != j)
-    # the pointers of the edited value and its neighbours, a sample of all of them, offsets across the text
+        elif j1 is not None:  # an array: it is new, every item the edit left alone the same object
+            now = got.value[k]
+            assert now is not v
+            assert all(now[i] is v[i] for i in range(j1))
+            assert all(now[len(now) - len(v) + i] is v[i] for i in range(j2, len(v)))
+    # the pointers of the edited items (or value) and their neighbours, a sample of all of them, offsets
     near = []
-    for i in ([j - 1, j, j + 1] if j is not None else [None]):
-        base = "/" + pointer_escape(member) + ("" if i is None else f"/{i}")
+    if j1 is None:
+        bases = ["/" + pointer_escape(member)]
+    else:
+        bases = [f"/{pointer_escape(member)}/{i}" for i in range(j1 - 1, j2 + len(got.value[member]) - len(prev.value[member]) + 1)]
+    for base in bases:
         near += [p for p in _pointers(fresh) if p == base or p.startswith(base + "/")]
     everything = list(_pointers(fresh))
     sample = everything[:: max(1, len(everything) // 300)]
@@ -90,6 +97,24 @@ def check_spliced(text: str, new: str, *, asked_before: bool = True):
     a, _, b = edited_span(text, new)
     assert_same_map(got.source_map, new, [], range(max(0, a - 40), min(len(new), b + 40) + 1))
     return got
+
+
+def _whole_items(text: str, how: str | None) -> str:
+    """Edits of whole items, found with a fresh map: the 3rd node emptied, the 5th edge deleted with its
+    comma, a list emptied, the 2nd and 3rd session pasted after the 6th."""
+    sm = SourceMap.for_valid(text)
+    if how is None:  # the 3rd node emptied: everything between its braces deleted
+        a, b = sm.value_span("/nodes/2")
+        return text[:a + 1] + text[b - 1:]
+    if how == "edge":
+        a, b = sm.value_span("/edges/4")[0], sm.value_span("/edges/5")[0]
+        return text[:a] + text[b:]
+    if how == "paste":
+        a, b = sm.value_span("/sessions/1")[0], sm.value_span("/sessions/3")[0]
+        at = sm.value_span("/sessions/6")[0]
+        return text[:at] + text[a:b] + text[at:]
+    a, b = sm.value_span("/" + how)
+    return text[:a] + "[]" + text[b:]
 
 
 ACCEPTED = {
@@ -110,18 +135,24 @@ ACCEPTED = {
 }
 
 
+# Edits between items of a top-level list, or across item edges, that leave a valid text: the items
+# between the last one before the edit and the first one after it are read again, the rest kept.
+ACCEPTED.update({
+    "`}, {` typed inside an item (two items now)": (REVIEW_LOOP, '"effort": "high",', '"effort": "high"}, {"id": "z",'),
+    "an item added between items": (REVIEW_LOOP, '\n    },\n    {\n      "id": "build"', '\n    },\n    {},\n    {\n      "id": "build"'),
+    "an item added first": (REVIEW_LOOP, '"nodes": [\n', '"nodes": [{"id": "first"},\n'),
+    "an item added last": (REVIEW_LOOP, '"scope": "graph"\n    }\n  ]', '"scope": "graph"\n    }, {"id": "last"}\n  ]'),
+    "an edge deleted whole": (GRAPH_24K, None, "edge"),
+    "a list emptied": (BAKERY, None, "lanes"),
+    "items pasted between items of a map": (MAP_24K, None, "paste"),
+})
+
+
 @pytest.mark.parametrize("case", list(ACCEPTED.values()), ids=list(ACCEPTED))
 @pytest.mark.parametrize("asked_before", [True, False], ids=["indexed", "lazy"])
 def test_an_edit_inside_one_value_is_spliced(case, asked_before):
     text, old, new = case
-    if old is None:  # the 3rd node emptied: everything between its braces deleted
-        start = text.index("{", text.index('"nodes"') + 1)
-        for _ in range(2):
-            start = text.index("\n    {", start + 1) + 5
-        end = json.JSONDecoder().raw_decode(text, start)[1]
-        edited = text[:start + 1] + text[end - 1:]
-    else:
-        edited = _replaced(text, old, new)
+    edited = _replaced(text, old, new) if old is not None else _whole_items(text, new)
     check_spliced(text, edited, asked_before=asked_before)
 
 
@@ -145,13 +176,15 @@ def test_a_chain_of_splices_carries_the_map():
 
 
 REFUSED = {
-    "`}, {` typed inside an item": (REVIEW_LOOP, '"effort": "high",', '"effort": "high"}, {"id": "z",'),
     "a quote that lets a string run past the item": (REVIEW_LOOP, '"role": "planner"', '"role": "planner\\"'),
     "the comma between two items": (REVIEW_LOOP, '\n    },\n    {\n      "id": "build"', '\n    }\n    {\n      "id": "build"'),
     "an item's opening brace": (REVIEW_LOOP, '{\n      "id": "build"', '[\n      "id": "build"'),
     "an item's closing brace": (REVIEW_LOOP, '"PLAN.md"\n      ],\n      "allow": [\n        "read-files",\n        "write-outputs"\n      ]\n    }',
                                 '"PLAN.md"\n      ],\n      "allow": [\n        "read-files",\n        "write-outputs"\n      ]\n    ]'),
-    "an item added between items": (REVIEW_LOOP, '\n    },\n    {\n      "id": "build"', '\n    },\n    {},\n    {\n      "id": "build"'),
+    "a trailing comma typed before a list's end": (REVIEW_LOOP, '"scope": "graph"\n    }\n  ]', '"scope": "graph"\n    },\n  ]'),
+    "two items with no comma between": (REVIEW_LOOP, '\n    },\n    {\n      "id": "build"', '\n    },\n    {}\n    {\n      "id": "build"'),
+    "a comma before a list's first item": (REVIEW_LOOP, '"nodes": [\n', '"nodes": [,\n'),
+    "a list's bracket": (REVIEW_LOOP, '"nodes": [\n', '"nodes": {\n'),
     "a top-level key renamed": (REVIEW_LOOP, '"goal":', '"goals":'),
     "a top-level member added": (REVIEW_LOOP, '"goal":', '"extra": 1, "goal":'),
     "a key written twice in an item": (REVIEW_LOOP, '"effort": "high",', '"effort": "high", "effort": "low",'),
