@@ -5,13 +5,17 @@
     python bench/profile_analysis.py --stages              # the least CPU time of each stage (parse, rules ...)
     python bench/profile_analysis.py --time                # CPU ms per analysis (min and median), no profiler
     python bench/profile_analysis.py --time --compare ../old-checkout   # this checkout and another, interleaved
+    python bench/profile_analysis.py --keystroke --docs graph-1m map-1m  # a keystroke's analysis, from the one before
+    python bench/profile_analysis.py --keystroke --compare ../old-checkout   # the same, interleaved with another
 
 The documents are the benchmark's (bench/generate.py: graphs and maps, clean and with faults;
 bench/workflow_docs.py: the board), and one analysis is what bench/run.py's ours(a) column times
 (`full_analysis`, `neighbour_analysis`). The profile runs `--runs` analyses of each document after a
 warm-up and prints the top functions by cumulative and by own time. `--compare ROOT` times the same
 documents with the code of another checkout in a child process, rounds alternating with this one's,
-so both see the same load on a shared machine.
+so both see the same load on a shared machine. `--keystroke` times what a keystroke costs the editor instead:
+one key typed at the document's `edit_at` (bench/run.py's typing place) or taken back, analysed from the
+analysis before it (`analyze(text, previous=)`, as the server does; issue 33 item 2), and its issues placed.
 """
 
 from __future__ import annotations
@@ -55,9 +59,34 @@ def _analysis(label: str):
     return doc.text, lambda: full_analysis(doc)
 
 
-def profile(labels: list[str], runs: int, top: int, sorts: list[str]) -> None:
+def _keystroke(label: str):
+    """(text, a function that analyses the next keystroke's text from the analysis before it and places its
+    issues): keys typed at the document's `edit_at` and taken back in turn, as bench/run.py types."""
+    from bench.generate import graph_document, map_document
+    from grooph_core.ide.grooph.analysis import analyze
+
+    kind, size, *faults = label.split("-")
+    doc = (graph_document if kind == "graph" else map_document)(_SIZES[size], faults=bool(faults))
+    at = doc.edit_at
+    texts = (doc.text, doc.text[:at] + "x" + doc.text[at:])
+    state = {"a": analyze(doc.text, name=doc.name), "k": 0}
+
+    def keystroke():
+        state["k"] += 1
+        a = analyze(texts[state["k"] % 2], name=doc.name, previous=state["a"])
+        lines = a.line_index
+        for issue in a.issues:  # placed as the server's diagnostics are (full_analysis)
+            s, e = a.span(issue)
+            lines.position(s), lines.position(e)
+            for p, _ in issue.related:
+                lines.position(a.pointer_span(p)[0])
+        state["a"] = a
+    return doc.text, keystroke
+
+
+def profile(labels: list[str], runs: int, top: int, sorts: list[str], keystroke: bool = False) -> None:
     for label in labels:
-        text, fn = _analysis(label)
+        text, fn = (_keystroke if keystroke else _analysis)(label)
         for _ in range(3):
             fn()
         gc.collect()
@@ -157,11 +186,11 @@ def stages(labels: list[str], runs: int) -> None:
             print(f"  {name:<34}{_best(fn, runs):10.1f}")
 
 
-def timings(labels: list[str], runs: int) -> dict[str, list[float]]:
-    """CPU ms of each of `runs` analyses per label (after a warm-up)."""
+def timings(labels: list[str], runs: int, keystroke: bool = False) -> dict[str, list[float]]:
+    """CPU ms of each of `runs` analyses per label (after a warm-up); of keystrokes with `keystroke`."""
     out = {}
     for label in labels:
-        _, fn = _analysis(label)
+        _, fn = (_keystroke if keystroke else _analysis)(label)
         for _ in range(3):
             fn()
         samples = []
@@ -174,24 +203,24 @@ def timings(labels: list[str], runs: int) -> dict[str, list[float]]:
     return out
 
 
-def _child(root: Path, labels: list[str], runs: int) -> dict[str, list[float]]:
+def _child(root: Path, labels: list[str], runs: int, keystroke: bool = False) -> dict[str, list[float]]:
     """The timings with the code of another checkout (its `grooph_core` first on the path; these documents)."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     # grooph_core imported from `root` first; then bench/ from this checkout (the same documents and measures)
     code = ("import json,sys; sys.path.insert(0,%r); import grooph_core; sys.path.insert(0,%r); "
-            "from bench.profile_analysis import timings; print(json.dumps(timings(%r, %d)))"
-            % (str(root), str(ROOT), labels, runs))
+            "from bench.profile_analysis import timings; print(json.dumps(timings(%r, %d, %r)))"
+            % (str(root), str(ROOT), labels, runs, keystroke))
     proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     return json.loads(proc.stdout)
 
 
-def compare(labels: list[str], runs: int, rounds: int, other: Path | None) -> None:
+def compare(labels: list[str], runs: int, rounds: int, other: Path | None, keystroke: bool = False) -> None:
     """Min and median CPU ms per analysis, this checkout (and `other`), rounds interleaved in child processes."""
     roots = {"this": ROOT} | ({"other": other.resolve()} if other else {})
     samples: dict[str, dict[str, list[float]]] = {name: {label: [] for label in labels} for name in roots}
     for _ in range(rounds):
         for name, root in roots.items():
-            for label, s in _child(root, labels, runs).items():
+            for label, s in _child(root, labels, runs, keystroke).items():
                 samples[name][label] += s
     head = f"{'document':<18}" + "".join(f"{name + ' min':>12}{name + ' p50':>12}" for name in roots)
     if other:
@@ -207,7 +236,7 @@ def compare(labels: list[str], runs: int, rounds: int, other: Path | None) -> No
         if other:
             row += f"{figs[0][0] / figs[1][0]:13.2f}{figs[0][1] / figs[1][1]:13.2f}"
         print(row)
-    print(f"(CPU ms per analysis; {rounds} rounds of {runs} runs each; this = {ROOT}"
+    print(f"(CPU ms per {'keystroke' if keystroke else 'analysis'}; {rounds} rounds of {runs} runs each; this = {ROOT}"
           + (f", other = {other}" if other else "") + ")")
 
 
@@ -222,13 +251,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--stages", action="store_true", help="the least CPU time of each stage alone instead")
     ap.add_argument("--rounds", type=int, default=3, help="--time: alternating rounds")
     ap.add_argument("--compare", type=Path, default=None, help="--time: another checkout to time beside this one")
+    ap.add_argument("--keystroke", action="store_true",
+                    help="a keystroke at the document's edit_at analysed from the analysis before it (with --time "
+                         "or --compare: timed; else profiled)")
     args = ap.parse_args(argv)
     if args.stages:
         stages(args.docs, args.runs or 100)
-    elif args.time:
-        compare(args.docs, args.runs or 40, args.rounds, args.compare)
+    elif args.time or args.compare:
+        compare(args.docs, args.runs or 40, args.rounds, args.compare, args.keystroke)
     else:
-        profile(args.docs, args.runs or 200, args.top, args.sort)
+        profile(args.docs, args.runs or 200, args.top, args.sort, args.keystroke)
     return 0
 
 

@@ -29,7 +29,8 @@ from grooph_core.rules.map.references import MapDanglingRef
 from grooph_core.rules.validate import Resolver, rule_issues
 from grooph_core.schema.check import not_json_issue, schema_issues
 from grooph_core.semantics.references import ID_LISTS, accepted_kinds, occurrences
-from grooph_core.source.json_reader import MAX_CHARS, ParsedText, parse
+from grooph_core.source.json_reader import MAX_CHARS, ParsedText
+from grooph_core.source.json_splice import reading
 from grooph_core.source.kinds import Kind, detect_kind
 from grooph_core.source.text import pointer_split, value_at
 
@@ -78,6 +79,19 @@ class Analysis(DocumentAnalysis):
     reference: tuple | None = field(default=None, compare=False, repr=False)
     # What the repair builders read of this value, computed on first use (actions.repair_memo).
     memo: dict = field(default_factory=dict, compare=False, repr=False)
+    # While the text does not read clean, the last clean reading of the document before it (`base`).
+    earlier: ParsedText | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def base(self) -> ParsedText | None:
+        """The last clean reading of this document (this version's, or while it does not read clean the
+        last one that did): the next version's reading is spliced from it (`json_splice`, issue 33 item 2)."""
+        p = self.parsed
+        return p if p.ok and not p.problems and type(p.value) is dict else self.earlier
+
+    @property
+    def reusable(self) -> bool:
+        return self.base is not None
 
     def pointer_span(self, pointer: str, *, key: bool = False) -> tuple[int, int]:
         return pointer_span(self.parsed, pointer, key=key)
@@ -136,9 +150,19 @@ def analyze(text: str, *, name: str | None = None, export: bool = False, resolve
     """Parse and validate one text. Never raises on any input.
 
     `previous` is the editor's analysis of an earlier version of the same document with the same settings
-    (the scheduler's newest); the incremental analysis (issue 33, item 2) reuses what the edit left alone.
+    (the scheduler's newest); the incremental analysis (issue 33, item 2) reuses what the edit left alone:
+    the text is read from its last clean reading (`json_splice`), the same reading as read whole.
     """
-    parsed = parse(text, max_chars=max_chars)
+    earlier = previous.base if isinstance(previous, Analysis) else None
+    parsed = reading(text, max_chars=max_chars, earlier=earlier)
+    a = _analyze(text, parsed, name=name, export=export, resolver=resolver, tolerant=tolerant, previous=previous)
+    if earlier is not None and a.base is None:
+        return replace(a, earlier=earlier)  # a text that does not read clean: the last clean reading stays the base
+    return a
+
+
+def _analyze(text: str, parsed: ParsedText, *, name: str | None, export: bool, resolver: Resolver | None,
+             tolerant: bool, previous: Analysis | None) -> Analysis:
     value = parsed.value
     kind = detect_kind(name, value)
     problems = list(parsed.problems)
