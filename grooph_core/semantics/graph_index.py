@@ -16,7 +16,7 @@ import re
 from collections import deque
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Iterable, Iterator, Mapping, Sequence
+from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 # graph.md §2.2 role families and §3.4 the harnesses with a compiler are facts of the model.
 from grooph_core.model.graph import CRITIC_ROLES, LEAD_ROLE, WRITER_ROLES
@@ -195,24 +195,20 @@ class GraphIndex:
         return reached_from(self, self.entries)
 
 
-def build_index(doc: dict) -> GraphIndex:
-    """Build the shared indexes of graph.md §2.1 (and §2.3, §2.6) in one pass over the document."""
-    if not isinstance(doc, dict):
-        doc = {}
-    nodes, edges, loops = items(doc, "nodes"), items(doc, "edges"), items(doc, "loops")
-    groups, policies = items(doc, "groups"), items(doc, "policies")
+def _positions(lst: list) -> dict[str, int]:
+    """id -> position of the first object carrying it (§0 "id lookup")."""
+    pos: dict[str, int] = {}
+    for i, obj in enumerate(lst):
+        k = str_id(obj)
+        if k is not None and k not in pos:
+            pos[k] = i
+    return pos
 
-    def first_positions(lst: list) -> dict[str, int]:
-        pos: dict[str, int] = {}
-        for i, obj in enumerate(lst):
-            k = str_id(obj)
-            if k is not None and k not in pos:
-                pos[k] = i
-        return pos
 
+def _edge_ends(doc: dict) -> dict:
     incoming: dict[str, list[int]] = {}
     outgoing: dict[str, list[int]] = {}
-    for i, e in enumerate(edges):
+    for i, e in enumerate(items(doc, "edges")):
         if not isinstance(e, dict):
             continue
         f, t = e.get("from"), e.get("to")
@@ -220,13 +216,16 @@ def build_index(doc: dict) -> GraphIndex:
             incoming.setdefault(t, []).append(i)
         if isinstance(f, str):
             outgoing.setdefault(f, []).append(i)
+    return {"incoming": incoming, "outgoing": outgoing}
 
+
+def _loop_facts(doc: dict) -> dict:
     back: set[str] = set()
     members: list[frozenset[str]] = []
     exits: list[tuple[str, ...]] = []
     all_exits: set[str] = set()
     by_member: dict[str, list[int]] = {}
-    for li, loop in enumerate(loops):
+    for li, loop in enumerate(items(doc, "loops")):
         back.update(b for b in items(loop, "back") if isinstance(b, str))
         listed = [x for x in items(loop, "members") if isinstance(x, str)]
         m = frozenset(listed)
@@ -236,29 +235,76 @@ def build_index(doc: dict) -> GraphIndex:
         ex = tuple(_exits(loop, m))
         exits.append(ex)
         all_exits.update(ex)
+    return {"back_ids": frozenset(back), "loop_members": tuple(members), "loop_exits": tuple(exits),
+            "exit_ids": frozenset(all_exits), "loops_by_member": by_member}
 
+
+def _graph_id(doc: dict) -> dict:
     gid = doc.get("id")
-    return GraphIndex(
-        doc=doc,
-        graph_id=gid if isinstance(gid, str) else "",
-        nodes=nodes,
-        edges=edges,
-        loops=loops,
-        groups=groups,
-        policies=policies,
-        node_pos=first_positions(nodes),
-        edge_pos=first_positions(edges),
-        loop_pos=first_positions(loops),
-        group_pos=first_positions(groups),
-        policy_pos=first_positions(policies),
-        incoming=incoming,
-        outgoing=outgoing,
-        back_ids=frozenset(back),
-        loop_members=tuple(members),
-        loop_exits=tuple(exits),
-        exit_ids=frozenset(all_exits),
-        loops_by_member=by_member,
-    )
+    return {"graph_id": gid if isinstance(gid, str) else ""}
+
+
+@dataclass(frozen=True)
+class IndexPart:
+    """Some fields of `GraphIndex`, built together by `build(doc)` from `reads` (as a rule's `reads`: the
+    root's members under "", per top-level list the fields of its items; tests/core/rules/test_rule_reads.py
+    proves them). The incremental analysis (issue 33) rebuilds only the parts whose inputs an edit changed."""
+
+    fields: tuple[str, ...]
+    build: Callable[[dict], dict]
+    reads: dict[str, frozenset[str]]
+
+
+def _position_part(list_name: str, field_name: str) -> IndexPart:
+    return IndexPart((field_name,), lambda doc: {field_name: _positions(items(doc, list_name))},
+                     {list_name: frozenset({"id"})})
+
+
+INDEX_PARTS: tuple[IndexPart, ...] = (
+    IndexPart(("graph_id",), _graph_id, {"": frozenset({"id"})}),
+    _position_part("nodes", "node_pos"),
+    _position_part("edges", "edge_pos"),
+    _position_part("loops", "loop_pos"),
+    _position_part("groups", "group_pos"),
+    _position_part("policies", "policy_pos"),
+    IndexPart(("incoming", "outgoing"), _edge_ends, {"edges": frozenset({"from", "to"})}),
+    IndexPart(("back_ids", "loop_members", "loop_exits", "exit_ids", "loops_by_member"), _loop_facts,
+              {"loops": frozenset({"back", "members", "stops"})}),
+)
+# GraphIndex fields that are the document's own objects (what is read through them is the reader's).
+_LISTS = ("nodes", "edges", "loops", "groups", "policies")
+# Fields computed on first use from the parts above (`reached`, `entries`): kept while no part changes.
+_CACHED = ("entries", "reached")
+
+
+def build_index(doc: dict) -> GraphIndex:
+    """Build the shared indexes of graph.md §2.1 (and §2.3, §2.6) in one pass over each list."""
+    if not isinstance(doc, dict):
+        doc = {}
+    fields: dict = {name: items(doc, name) for name in _LISTS}
+    for part in INDEX_PARTS:
+        fields.update(part.build(doc))
+    return GraphIndex(doc=doc, **fields)
+
+
+def updated_index(old: GraphIndex, doc: dict, touched: Callable[[Mapping[str, frozenset[str]]], bool]) -> GraphIndex:
+    """The index of `doc`, a later version of `old.doc` with the same list lengths (issue 33): the parts
+    whose `reads` the edit `touched` are built again, the others (and the cached ones, when no part
+    changed) taken from `old`."""
+    fields: dict = {name: items(doc, name) for name in _LISTS}
+    rebuilt = False
+    for part in INDEX_PARTS:
+        if touched(part.reads):
+            fields.update(part.build(doc))
+            rebuilt = True
+        else:
+            fields.update((k, getattr(old, k)) for k in part.fields)
+    new = GraphIndex(doc=doc, **fields)
+    if not rebuilt:
+        for k in _CACHED:
+            if k in old.__dict__:
+                new.__dict__[k] = old.__dict__[k]
+    return new
 
 
 # ---------------------------------------------------------------------------------------------------

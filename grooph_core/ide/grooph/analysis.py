@@ -26,6 +26,7 @@ from grooph_core.ide.document import DocumentAnalysis, placed_span, still_open
 from grooph_core.issues import Issue, SchemaProblem, whole_shape_codes
 from grooph_core.rules.graph.references import DanglingRef
 from grooph_core.rules.map.references import MapDanglingRef
+from grooph_core.rules.rule_memo import RuleMemo
 from grooph_core.rules.validate import Resolver, rule_issues
 from grooph_core.schema.check import not_json_issue, schema_issues
 from grooph_core.semantics.references import ID_LISTS, accepted_kinds, occurrences
@@ -78,6 +79,8 @@ class Analysis(DocumentAnalysis):
     reference: tuple | None = field(default=None, compare=False, repr=False)
     # What the repair builders read of this value, computed on first use (actions.repair_memo).
     memo: dict = field(default_factory=dict, compare=False, repr=False)
+    # What the rules found, for the next version's analysis to keep (rules/rule_memo.py; clean texts only).
+    rule_memo: RuleMemo | None = field(default=None, compare=False, repr=False)
 
     def pointer_span(self, pointer: str, *, key: bool = False) -> tuple[int, int]:
         return pointer_span(self.parsed, pointer, key=key)
@@ -158,8 +161,10 @@ def analyze(text: str, *, name: str | None = None, export: bool = False, resolve
         return Analysis(text, kind, parsed, tuple(problems))
     schema = schema_issues(value, kind)
     if parsed.ok and not schema:
-        rules = tuple(rule_issues(value, kind, export=export, resolver=resolver))
-        return Analysis(text, kind, parsed, tuple(problems) + rules, reference=(export, resolver is None, rules))
+        memo = RuleMemo(previous.rule_memo if previous is not None and previous.kind == kind else None)
+        rules = tuple(rule_issues(value, kind, export=export, resolver=resolver, memo=memo))
+        return Analysis(text, kind, parsed, tuple(problems) + rules, reference=(export, resolver is None, rules),
+                        rule_memo=memo)
     broken = set(parsed.broken)
     # In broken text, structural findings inside a cut region are echoes of the syntax error; in a
     # text cut short, a field an object it ends inside lacks may still follow, and a list it ends inside

@@ -1,0 +1,237 @@
+"""The rules' memo (issue 33 item 2, `rules/rule_memo.py`): on random chains of edits to one item (or one root
+member) at a time, built the way the editor's incremental reading builds a version (a new root, a new list,
+a new item, everything else the same objects), the findings with the memo equal a fresh run's, step after
+step: codes, messages, pointers, facts and order."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from dataclasses import replace
+
+import pytest
+
+from bench.generate import graph_document, map_document
+from grooph_core.ide.grooph import analysis as grooph_analysis
+from grooph_core.ide.grooph.analysis import analyze
+from grooph_core.rules.graph import graph_rule_issues
+from grooph_core.rules.map import map_rule_issues
+from grooph_core.rules.rule_memo import RuleMemo, changes, same
+from grooph_core.schema.check import schema_issues
+from grooph_core.semantics.references import ID_LISTS
+from tests.core.rules.reads_recorder import fixture_docs
+
+def _docs(kind: str) -> list[dict]:
+    make = graph_document if kind == "graph" else map_document
+    bench = [json.loads(make(n, faults=f).text) for n in (2_000, 10_000) for f in (False, True)]
+    return [d for d in fixture_docs(kind) if not schema_issues(d, kind)] + bench
+
+
+def _pool(doc: dict, kind: str) -> dict[str, list]:
+    """Per field name, the values it has anywhere in the document's items (kinds, roles, ids, references …),
+    plus ids and near-misses of ids, so that an edit makes references meet, dangle and collide."""
+    pool: dict[str, list] = {}
+    ids = []
+    for name in ID_LISTS[kind]:
+        for item in doc.get(name) or ():
+            if isinstance(item, dict):
+                for k, v in item.items():
+                    pool.setdefault(k, []).append(v)
+                if isinstance(item.get("id"), str):
+                    ids.append(item["id"])
+    ids += [i + "x" for i in ids[:5]] + ["", "ghost"]
+    pool["*ids"] = ids
+    for k, values in _MORE.items():
+        pool.setdefault(k, []).extend(values)
+    return pool
+
+
+# Values the documents seldom hold, so that edits reach every rule (a person's step, a second lead, owners).
+_MORE: dict[str, list] = {
+    "by": ["person", "agent"], "role": ["lead", "critic", "builder", "judge", "planner", {"custom": "x"}],
+    "owns": [["src"], ["docs", "src"], []], "merges": [["src"]], "coupled": [True, False], "approval": [True, False],
+    "irreversible": [["publish"]], "effort": ["max"], "skills": [["pdf"]], "allow": [["web"], ["write-outputs"]],
+    "deny": [["web"]], "model": [{"tier": "fast"}, {"tier": "strong", "pin": {"codex": "m"}}],
+    "account": ["me", "you"], "harness": ["codex", "claude-code"], "isolation": ["fresh", "shared"],
+    "carrier": [{"kind": "session-message"}, {"kind": "notification"}, {"kind": "branch", "repo": "r"}],
+}
+_FIELDS = ["kind", "role", "by", "coupled", "approval", "owns", "merges", "effort", "skills", "model", "account",
+           "harness", "carrier", "lane", "isolation"]
+
+
+def _new_value(rng: random.Random, field: str, old: object, pool: dict[str, list]) -> object:
+    ids = pool["*ids"]
+    choice = rng.random()
+    if isinstance(old, str) and choice < 0.4:
+        return rng.choice(ids)  # an id or a reference: now another one
+    if isinstance(old, str) and choice < 0.5:
+        return old + rng.choice(["x", " ", "—", "{{slot}}"])  # a keystroke in a text
+    if isinstance(old, list) and all(isinstance(x, str) for x in old) and choice < 0.6:
+        out = list(old)
+        if out and rng.random() < 0.5:
+            out[rng.randrange(len(out))] = rng.choice(ids)
+        else:
+            out.append(rng.choice(ids))
+        return out
+    if isinstance(old, bool) and choice < 0.7:
+        return not old
+    others = pool.get(field) or [old]
+    return copy.deepcopy(rng.choice(others))
+
+
+def _edit(rng: random.Random, doc: dict, kind: str, pool: dict[str, list]) -> dict:
+    """One edit, as the incremental reading shares: a new root; one item (or one root member) changed in a
+    new list, every other member and item the very same object."""
+    new = dict(doc)
+    lists = [k for k in ID_LISTS[kind] if isinstance(doc.get(k), list) and doc[k]]
+    if not lists or rng.random() < 0.1:
+        field = rng.choice([k for k in doc if k not in ID_LISTS[kind]] or ["id"])
+        old = doc.get(field)
+        new[field] = _new_value(rng, field, old, pool) if not isinstance(old, dict) else copy.deepcopy(old)
+        if field == "target" and isinstance(old, dict):
+            new[field]["harness"] = rng.choice(["codex", "claude-code", " ", "x"])
+        return new
+    name = rng.choice(lists)
+    i = rng.randrange(len(doc[name]))
+    item = copy.deepcopy(doc[name][i])  # the edited item is read again: nothing of it is shared
+    if isinstance(item, dict) and item:
+        field = rng.choice(list(item) * 2 + _FIELDS)
+        if rng.random() < 0.08 and field in item and field not in ("id",):
+            del item[field]
+        else:
+            item[field] = _new_value(rng, field, item.get(field), pool)
+    new[name] = list(doc[name])
+    new[name][i] = item
+    return new
+
+
+def _rules(kind: str):
+    if kind == "graph":
+        return lambda doc, memo=None, export=False: graph_rule_issues(doc, export=export, memo=memo)
+    return lambda doc, memo=None, export=False: map_rule_issues(doc, resolver=lambda p: "not-a-graph", memo=memo)
+
+
+def _check_chain(kind: str, doc: dict, seed: int, steps: int, export: bool) -> int:
+    """Edits `steps` times, comparing the memo's findings with a fresh run's; returns how many rules kept."""
+    rng = random.Random(seed)
+    run = _rules(kind)
+    pool = _pool(doc, kind)
+    memo = RuleMemo()
+    assert run(doc, memo, export) == run(copy.deepcopy(doc), None, export)
+    kept = 0
+    for step in range(steps):
+        before = memo
+        new = _edit(rng, doc, kind, pool)
+        memo = RuleMemo(before)
+        got = run(new, memo, export)
+        want = run(copy.deepcopy(new), None, export)
+        assert got == want, (kind, seed, step)
+        kept += sum(a is b and a != () for a, b in zip(before.found, memo.found))
+        kept += sum(a is b for a, b in zip(before.found, memo.found) if a == ())  # empty findings kept
+        doc = new
+    return kept
+
+
+@pytest.mark.parametrize("kind", ["graph", "map"])
+def test_chains_of_edits_equal_fresh_runs(kind):
+    kept = 0
+    for n, doc in enumerate(_docs(kind)):
+        for export in ((False, True) if kind == "graph" else (False,)):
+            kept += _check_chain(kind, doc, seed=n * 7 + export, steps=40, export=export)
+    assert kept > 100  # the memo did keep findings (the test is not comparing fresh runs with fresh runs)
+
+
+def test_findings_kept_are_the_same_objects():
+    """An edit to a node's name re-runs no rule: every finding is the previous version's object."""
+    doc = json.loads(graph_document(24_000, faults=True).text)
+    memo = RuleMemo()
+    first = graph_rule_issues(doc, memo=memo)
+    i = len(doc["nodes"]) // 2
+    new = dict(doc, nodes=list(doc["nodes"]))
+    new["nodes"][i] = dict(doc["nodes"][i], name="Renamed")
+    after = RuleMemo(memo)
+    second = graph_rule_issues(new, memo=after)
+    assert second == first and all(a is b for a, b in zip(first, second)) and first
+    assert after.before is None  # versions do not chain
+
+
+def test_changes():
+    a = {"id": "g", "nodes": [{"id": "a", "kind": "agent"}, {"id": "b"}], "edges": []}
+    b = dict(a, nodes=[a["nodes"][0], {"id": "b", "name": "B"}])
+    assert changes(a, b, ID_LISTS["graph"]).lists == {"nodes": frozenset({"name", "*"})}
+    assert changes(a, dict(a, nodes=a["nodes"] + [{"id": "c"}]), ID_LISTS["graph"]) is None  # a list grew
+    assert changes(a, {"nodes": a["nodes"], "id": "g", "edges": []}, ID_LISTS["graph"]) is None  # keys moved
+    assert changes(a, dict(a, id="h"), ID_LISTS["graph"]).root == {"id"}
+    c = dict(a, nodes=[{"kind": "agent", "id": "a"}, a["nodes"][1]])  # the same fields in another order
+    assert changes(a, c, ID_LISTS["graph"]).lists == {"nodes": frozenset({"*"})}
+    assert not same(1, True) and not same(1, 1.0) and not same(0.0, -0.0) and same({"a": [1, {"b": 2.5}]}, {"a": [1, {"b": 2.5}]})
+    assert not same({"a": 1, "b": 2}, {"b": 2, "a": 1})
+
+
+# -- through the analysis ---------------------------------------------------------------------------
+
+
+def _shared(old: object, new: object) -> object:
+    """`new` sharing with `old` what the incremental reading shares: every root member and list item
+    that is the same value is the old object (the root and a changed list are new)."""
+    if not (isinstance(old, dict) and isinstance(new, dict)):
+        return new
+    out = {}
+    for k, v in new.items():
+        o = old.get(k)
+        if same(o, v):
+            out[k] = o
+        elif isinstance(o, list) and isinstance(v, list) and len(o) == len(v):
+            out[k] = [x if same(x, y) else y for x, y in zip(o, v)]
+        else:
+            out[k] = v
+    return out
+
+
+@pytest.mark.parametrize("make,kind,name", [(graph_document, "graph", "g.grooph.json"),
+                                            (map_document, "map", "m.grooph-map.json")])
+def test_analyze_with_previous_equals_a_fresh_analysis(make, kind, name, monkeypatch):
+    """Typing at the benchmark's place (a name) and into ids and references: `analyze(text, previous=)`
+    gives a fresh analysis's issues, both from a reading that shares nothing and from one that shares
+    what the incremental reading shares (faked here: the reading of the previous version is reused)."""
+    d = make(24_000, faults=True)
+    texts = [d.text]
+    for ch in "abc":
+        texts.append(texts[-1][:d.edit_at] + ch + texts[-1][d.edit_at:])
+    value = json.loads(d.text)
+    lst = "edges" if kind == "graph" else "handoffs"
+    mid = value[lst][len(value[lst]) // 2]
+    at = texts[-1].index(f'"id": "{mid["id"]}"') + len('"id": "')
+    texts.append(texts[-1][:at] + "z" + texts[-1][at:])  # an id: now dangling for whoever names it
+    to = texts[-1].index('"to": "', at) + len('"to": "')
+    texts.append(texts[-1][:to] + "q" + texts[-1][to:])  # a reference
+    texts.append(texts[-1][:to] + texts[-1][to + 1:])  # and back
+
+    fresh = [analyze(t, name=name).issues for t in texts]
+    prev = None
+    for t, want in zip(texts, fresh):
+        a = analyze(t, name=name, previous=prev)
+        assert a.issues == want
+        prev = a
+
+    real_parse = grooph_analysis.parse
+    last: list = [None]
+
+    def sharing_parse(text, **kw):
+        parsed = real_parse(text, **kw)
+        if last[0] is not None:
+            parsed = replace(parsed, value=_shared(last[0], parsed.value))
+        last[0] = parsed.value
+        return parsed
+
+    monkeypatch.setattr(grooph_analysis, "parse", sharing_parse)
+    prev = None
+    kept = 0
+    for t, want in zip(texts, fresh):
+        a = analyze(t, name=name, previous=prev)
+        assert a.issues == want
+        if prev is not None:
+            kept += sum(x is y for x, y in zip(prev.rule_memo.found, a.rule_memo.found))
+        prev = a
+    assert kept >= 3 * (len(a.rule_memo.found) - 1)  # the three keystrokes in a name re-ran at most one rule
