@@ -139,38 +139,44 @@ class RuleMemo:
     findings (the analysis's own issues) and the shared index; the memo it was made from is dropped once
     used, so versions never chain."""
 
-    __slots__ = ("before", "value", "settings", "found", "index")
+    __slots__ = ("before", "value", "export", "found", "index", "ran")
 
     def __init__(self, before: RuleMemo | None = None) -> None:
         self.before = before
         self.value: object = None
-        self.settings: tuple = ()
-        self.found: tuple[tuple[Issue, ...], ...] = ()
+        self.export = False
+        self.found: list[list[Issue]] = []
         self.index: object = None
+        self.ran = 0  # how many rules ran (the others kept their findings)
 
-    def run(self, rules: Sequence[Rule], doc: dict, *, lists: Iterable[str], settings: tuple,
-            active: Callable[[Rule], bool], call: Callable[[Rule, object], Iterable[Issue]],
-            build: Callable[[dict], object],
+    def run(self, rules: Sequence[Rule], doc: dict, *, lists: Iterable[str], export: bool,
+            args: Callable[[object], tuple], build: Callable[[dict], object],
             update: Callable[[object, dict, Callable[[Reads], bool]], object]) -> list[Issue]:
-        """The findings of `rules` (those `active`) on `doc` in order, each rule's either kept from the
-        version before (when the edit touched nothing it reads) or `call(rule, index)`."""
+        """The findings of `rules` on `doc` in order (an `export` rule only with `export`), each rule's
+        either kept from the version before (when the edit touched nothing it reads) or
+        `rule.run(*args(index))`. A fresh run pays for nothing but keeping each rule's list."""
         before, self.before = self.before, None
         edit = None
-        if before is not None and before.settings == settings and before.index is not None:
+        if before is not None and before.export == export and before.index is not None:
             edit = changes(before.value, doc, lists)
         index = build(doc) if edit is None else update(before.index, doc, edit.touches)  # type: ignore[union-attr]
-        found: list[tuple[Issue, ...]] = []
+        call = args(index)
+        found: list[list[Issue]] = []
         issues: list[Issue] = []
+        ran = 0
         for i, rule in enumerate(rules):
-            if not active(rule):
-                r: tuple[Issue, ...] = ()
+            if rule.export and not export:
+                r: list[Issue] = []
             elif edit is not None and not edit.touches(rule.reads):
-                r = before.found[i]  # type: ignore[union-attr]
+                r = before.found[i]  # type: ignore[union-attr]  # never changed in place: shared
             else:
-                r = tuple(call(rule, index))
+                r = rule.run(*call)  # type: ignore[assignment]
+                if type(r) is not list:
+                    r = list(r)
+                ran += 1
             found.append(r)
             issues += r
-        self.value, self.settings, self.found, self.index = doc, settings, tuple(found), index
+        self.value, self.export, self.found, self.index, self.ran = doc, export, found, index, ran
         return issues
 
 

@@ -205,10 +205,10 @@ def _positions(lst: list) -> dict[str, int]:
     return pos
 
 
-def _edge_ends(doc: dict) -> dict:
+def _edge_ends(edges: list) -> tuple:
     incoming: dict[str, list[int]] = {}
     outgoing: dict[str, list[int]] = {}
-    for i, e in enumerate(items(doc, "edges")):
+    for i, e in enumerate(edges):
         if not isinstance(e, dict):
             continue
         f, t = e.get("from"), e.get("to")
@@ -216,16 +216,16 @@ def _edge_ends(doc: dict) -> dict:
             incoming.setdefault(t, []).append(i)
         if isinstance(f, str):
             outgoing.setdefault(f, []).append(i)
-    return {"incoming": incoming, "outgoing": outgoing}
+    return incoming, outgoing
 
 
-def _loop_facts(doc: dict) -> dict:
+def _loop_facts(loops: list) -> tuple:
     back: set[str] = set()
     members: list[frozenset[str]] = []
     exits: list[tuple[str, ...]] = []
     all_exits: set[str] = set()
     by_member: dict[str, list[int]] = {}
-    for li, loop in enumerate(items(doc, "loops")):
+    for li, loop in enumerate(loops):
         back.update(b for b in items(loop, "back") if isinstance(b, str))
         listed = [x for x in items(loop, "members") if isinstance(x, str)]
         m = frozenset(listed)
@@ -235,40 +235,40 @@ def _loop_facts(doc: dict) -> dict:
         ex = tuple(_exits(loop, m))
         exits.append(ex)
         all_exits.update(ex)
-    return {"back_ids": frozenset(back), "loop_members": tuple(members), "loop_exits": tuple(exits),
-            "exit_ids": frozenset(all_exits), "loops_by_member": by_member}
+    return frozenset(back), tuple(members), tuple(exits), frozenset(all_exits), by_member
 
 
-def _graph_id(doc: dict) -> dict:
+def _graph_id(doc: dict) -> str:
     gid = doc.get("id")
-    return {"graph_id": gid if isinstance(gid, str) else ""}
+    return gid if isinstance(gid, str) else ""
 
 
 @dataclass(frozen=True)
 class IndexPart:
-    """Some fields of `GraphIndex`, built together by `build(doc)` from `reads` (as a rule's `reads`: the
+    """Some fields of `GraphIndex`, built together by `build(doc)` (their values in order) from `reads` (as a rule's `reads`: the
     root's members under "", per top-level list the fields of its items; tests/core/rules/test_rule_reads.py
     proves them). The incremental analysis (issue 33) rebuilds only the parts whose inputs an edit changed."""
 
     fields: tuple[str, ...]
-    build: Callable[[dict], dict]
+    build: Callable[[dict], tuple]
     reads: dict[str, frozenset[str]]
 
 
 def _position_part(list_name: str, field_name: str) -> IndexPart:
-    return IndexPart((field_name,), lambda doc: {field_name: _positions(items(doc, list_name))},
+    return IndexPart((field_name,), lambda doc: (_positions(items(doc, list_name)),),
                      {list_name: frozenset({"id"})})
 
 
 INDEX_PARTS: tuple[IndexPart, ...] = (
-    IndexPart(("graph_id",), _graph_id, {"": frozenset({"id"})}),
+    IndexPart(("graph_id",), lambda doc: (_graph_id(doc),), {"": frozenset({"id"})}),
     _position_part("nodes", "node_pos"),
     _position_part("edges", "edge_pos"),
     _position_part("loops", "loop_pos"),
     _position_part("groups", "group_pos"),
     _position_part("policies", "policy_pos"),
-    IndexPart(("incoming", "outgoing"), _edge_ends, {"edges": frozenset({"from", "to"})}),
-    IndexPart(("back_ids", "loop_members", "loop_exits", "exit_ids", "loops_by_member"), _loop_facts,
+    IndexPart(("incoming", "outgoing"), lambda doc: _edge_ends(items(doc, "edges")), {"edges": frozenset({"from", "to"})}),
+    IndexPart(("back_ids", "loop_members", "loop_exits", "exit_ids", "loops_by_member"),
+              lambda doc: _loop_facts(items(doc, "loops")),
               {"loops": frozenset({"back", "members", "stops"})}),
 )
 # GraphIndex fields that are the document's own objects (what is read through them is the reader's).
@@ -278,13 +278,15 @@ _CACHED = ("entries", "reached")
 
 
 def build_index(doc: dict) -> GraphIndex:
-    """Build the shared indexes of graph.md §2.1 (and §2.3, §2.6) in one pass over each list."""
+    """Build the shared indexes of graph.md §2.1 (and §2.3, §2.6) in one pass over each list (the parts of
+    `INDEX_PARTS`, called directly: this runs on every analysis)."""
     if not isinstance(doc, dict):
         doc = {}
-    fields: dict = {name: items(doc, name) for name in _LISTS}
-    for part in INDEX_PARTS:
-        fields.update(part.build(doc))
-    return GraphIndex(doc=doc, **fields)
+    nodes, edges, loops = items(doc, "nodes"), items(doc, "edges"), items(doc, "loops")
+    groups, policies = items(doc, "groups"), items(doc, "policies")
+    return GraphIndex(doc, _graph_id(doc), nodes, edges, loops, groups, policies, _positions(nodes),
+                      _positions(edges), _positions(loops), _positions(groups), _positions(policies),
+                      *_edge_ends(edges), *_loop_facts(loops))
 
 
 def updated_index(old: GraphIndex, doc: dict, touched: Callable[[Mapping[str, frozenset[str]]], bool]) -> GraphIndex:
@@ -295,7 +297,7 @@ def updated_index(old: GraphIndex, doc: dict, touched: Callable[[Mapping[str, fr
     rebuilt = False
     for part in INDEX_PARTS:
         if touched(part.reads):
-            fields.update(part.build(doc))
+            fields.update(zip(part.fields, part.build(doc)))
             rebuilt = True
         else:
             fields.update((k, getattr(old, k)) for k in part.fields)

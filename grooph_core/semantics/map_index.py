@@ -150,7 +150,7 @@ def _id_tables(items: list) -> tuple[dict[str, int], dict[str, int]]:
 
 # The id tables of `MapIndex`, per list (issue 33): (list, its last-holder field, its first-holder field or
 # None). Each reads only its items' `id` (tests/core/rules/test_rule_reads.py proves it), so an edit that
-# changes no id of a list keeps that list's tables (`updated_map_index`).
+# changes no id of a list keeps that list's tables (`updated_map_index`; `map_index` builds them directly).
 MAP_INDEX_PARTS: tuple[tuple[str, str, str | None], ...] = (
     ("lanes", "lanes", None), ("sessions", "sessions", "first_sessions"), ("people", "people", "first_people"),
 )
@@ -174,7 +174,10 @@ def _tables(doc: dict, old: MapIndex | None = None, touched: Callable[[Mapping[s
 
 def map_index(doc: dict) -> MapIndex:
     """Build the id tables of a map (map.md §0: insert in document order, so the last holder wins)."""
-    return MapIndex(doc, **_tables(doc))
+    lanes, _ = _id_tables(_items(doc, "lanes"))
+    sessions, first_sessions = _id_tables(_items(doc, "sessions"))
+    people, first_people = _id_tables(_items(doc, "people"))
+    return MapIndex(doc, lanes, sessions, people, first_sessions, first_people)
 
 
 def updated_map_index(old: MapIndex, doc: dict, touched: Callable[[Mapping[str, frozenset[str]]], bool]) -> MapIndex:

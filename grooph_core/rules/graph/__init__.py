@@ -99,10 +99,8 @@ def graph_rule_issues(doc: dict, *, export: bool = False, memo: RuleMemo | None 
     editor's, handed from the version before (`rules/rule_memo.py`)."""
     if not isinstance(doc, dict):
         return []
-    return (memo or RuleMemo()).run(RULES, doc, lists=ID_LISTS["graph"], settings=(export,),
-                                    active=lambda rule: export or not rule.export,
-                                    call=lambda rule, index: rule.run(doc, index),
-                                    build=build_index, update=updated_index)
+    return (memo or RuleMemo()).run(RULES, doc, lists=ID_LISTS["graph"], export=export,
+                                    args=lambda index: (doc, index), build=build_index, update=updated_index)
 
 
 __all__ = ["graph_rule_issues", "build_index", "GraphIndex", "RULES", "RULE_ORDER"]

@@ -18,7 +18,7 @@ from grooph_core.rules.graph import RULES as GRAPH_RULES
 from grooph_core.rules.map import RULES as MAP_RULES
 from grooph_core.schema.check import schema_issues
 from grooph_core.semantics.graph_index import INDEX_PARTS, build_index
-from grooph_core.semantics.map_index import MAP_INDEX_PARTS, MAP_INDEX_READS, _tables, map_index
+from grooph_core.semantics.map_index import MAP_INDEX_PARTS, MAP_INDEX_READS, MapIndex, _tables, map_index
 from tests.core.rules import reads_recorder as rec
 from tests.core.rules.test_graph_rules_property import DOC as GRAPH_DOCS
 from tests.core.rules.test_map_rules import maps as MAP_DOCS
@@ -53,6 +53,10 @@ def _check_index(doc: dict, kind: str) -> None:
             with rec.recording() as seen:
                 part.build(rdoc)
             assert not _within(seen, part.reads), (part.fields, sorted(_within(seen, part.reads)))
+        # build_index calls the parts directly: it builds what they build
+        index = build_index(doc)
+        assert {f: getattr(index, f) for part in INDEX_PARTS for f in part.fields} == \
+            {f: v for part in INDEX_PARTS for f, v in zip(part.fields, part.build(doc))}
         # what is computed on first use is kept only while no part changes: it must read no more than they
         index = build_index(rdoc)
         every: dict[str, set] = {}
@@ -64,6 +68,7 @@ def _check_index(doc: dict, kind: str) -> None:
         assert not _within(seen, every), sorted(_within(seen, every))
     else:
         old = map_index(doc)
+        assert _tables(doc) == {f: getattr(old, f) for f in MapIndex.__dataclass_fields__ if f != "doc"}
         for name, _, _ in MAP_INDEX_PARTS:
             with rec.recording() as seen:
                 _tables(rdoc, old, lambda reads, name=name: name in reads)  # builds this list's tables alone
