@@ -174,7 +174,8 @@ def analyze(text: str, *, name: str | None = None, export: bool = False, resolve
     schema = [i for i in schema if not _echoes_a_cut(i, broken, cut) and not may_follow(i, parsed)]
     rules, pruned = _tolerant_rules(value, kind, schema, broken - cut_lists, parsed.open_at_end, export=export,
                                     resolver=resolver)
-    return Analysis(text, kind, parsed, tuple(problems + one_per_object(schema) + rules), tuple(pruned))
+    kept = previous.rule_memo if previous is not None and previous.kind == kind else None  # the last clean one's
+    return Analysis(text, kind, parsed, tuple(problems + one_per_object(schema) + rules), tuple(pruned), rule_memo=kept)
 
 
 def one_per_object(schema: list[Issue]) -> list[Issue]:

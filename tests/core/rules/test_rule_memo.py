@@ -290,3 +290,27 @@ def test_chains_on_generated_graphs(doc, seed, export):
 @given(MAP_DOCS, st.integers(0, 2**32))
 def test_chains_on_generated_maps(doc, seed):
     _check_chain("map", doc, seed, steps=12, export=False)
+
+
+def test_a_broken_text_between_keeps_the_last_clean_memo(monkeypatch):
+    """Clean, broken (a half-typed string), clean again: the last clean analysis's memo is handed on through
+    the broken one, so the rules of the clean text after it keep what that edit left alone."""
+    d = graph_document(24_000, faults=True)
+    texts = [d.text, d.text[:d.edit_at] + '"' + d.text[d.edit_at:], d.text[:d.edit_at] + "x" + d.text[d.edit_at:]]
+    real_parse = grooph_analysis.parse
+    clean: list = [None]
+
+    def sharing_parse(text, **kw):
+        parsed = real_parse(text, **kw)
+        if parsed.ok:
+            if clean[0] is not None:
+                parsed = replace(parsed, value=_shared(clean[0], parsed.value))
+            clean[0] = parsed.value
+        return parsed
+
+    monkeypatch.setattr(grooph_analysis, "parse", sharing_parse)
+    first = analyze(texts[0], name="g.grooph.json")
+    broken = analyze(texts[1], name="g.grooph.json", previous=first)
+    assert broken.rule_memo is first.rule_memo and broken.issues != first.issues
+    again = analyze(texts[2], name="g.grooph.json", previous=broken)
+    assert again.rule_memo.ran == 0 and again.issues == analyze(texts[2], name="g.grooph.json").issues
