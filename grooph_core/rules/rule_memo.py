@@ -96,11 +96,12 @@ def _item_fields(a: object, b: object) -> frozenset[str] | None:
     return frozenset(out)
 
 
-def changes(old: object, new: object, lists: Iterable[str]) -> Changes | None:
+def changes(old: object, new: object, lists: Iterable[str], watched: frozenset[str] | None = None) -> Changes | None:
     """What changed from `old` to `new` (two versions of a document's root object), or None when the
     findings of `old` cannot be kept for `new` at all: not both objects, root keys added, removed or moved,
     an item list that grew, shrank or is not a list of objects where it changed, or more than a few members
-    or items changed (`_MOST_CHANGED`)."""
+    or items changed (`_MOST_CHANGED`). `watched`: the root's members anything reads (None: all); the others
+    are not compared (a layout written beside the graph can be large, and no rule reads it)."""
     if old is new:
         return Changes()
     if type(old) is not dict or type(new) is not dict or len(old) != len(new) or list(old) != list(new):  # type: ignore[arg-type]
@@ -117,7 +118,7 @@ def changes(old: object, new: object, lists: Iterable[str]) -> Changes | None:
         if differ > _MOST_CHANGED:
             return None
         if k not in lists:
-            if not same(a, b):
+            if (watched is None or k in watched) and not same(a, b):
                 root.add(k)
             continue
         if type(a) is not list or type(b) is not list or len(a) != len(b):
@@ -131,6 +132,30 @@ def changes(old: object, new: object, lists: Iterable[str]) -> Changes | None:
         if fields:
             per_list[k] = frozenset(fields)
     return Changes(frozenset(root), per_list)
+
+
+_WATCHED: dict[tuple, tuple[Sequence[Rule], frozenset[str] | None]] = {}
+
+
+def _watched(rules: Sequence[Rule], export: bool, index_root: frozenset[str]) -> frozenset[str] | None:
+    """The root's members that the rules (those that run with `export`) and the index read; None: all.
+    Worked out once per rule list (kept with it, so an id is never taken for another list's)."""
+    key = (id(rules), export, index_root)
+    hit = _WATCHED.get(key)
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    out: set[str] | None = set(index_root)
+    for rule in rules:
+        if rule.export and not export:
+            continue
+        declared = None if rule.reads is None else rule.reads.get("", frozenset())
+        if declared is None or "*" in declared:
+            out = None
+            break
+        out |= declared  # type: ignore[operator]
+    watched = None if out is None else frozenset(out)
+    _WATCHED[key] = (rules, watched)
+    return watched
 
 
 class RuleMemo:
@@ -150,15 +175,16 @@ class RuleMemo:
         self.ran = 0  # how many rules ran (the others kept their findings)
 
     def run(self, rules: Sequence[Rule], doc: dict, *, lists: Iterable[str], export: bool,
-            args: Callable[[object], tuple], build: Callable[[dict], object],
+            args: Callable[[object], tuple], build: Callable[[dict], object], index_root: frozenset[str],
             update: Callable[[object, dict, Callable[[Reads], bool]], object]) -> list[Issue]:
         """The findings of `rules` on `doc` in order (an `export` rule only with `export`), each rule's
         either kept from the version before (when the edit touched nothing it reads) or
-        `rule.run(*args(index))`. A fresh run pays for nothing but keeping each rule's list."""
+        `rule.run(*args(index))`. A fresh run pays for nothing but keeping each rule's list. `index_root`:
+        the root's members the index is built from."""
         before, self.before = self.before, None
         edit = None
         if before is not None and before.export == export and before.index is not None:
-            edit = changes(before.value, doc, lists)
+            edit = changes(before.value, doc, lists, _watched(rules, export, index_root))
         index = build(doc) if edit is None else update(before.index, doc, edit.touches)  # type: ignore[union-attr]
         call = args(index)
         found: list[list[Issue]] = []

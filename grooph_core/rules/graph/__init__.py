@@ -28,7 +28,7 @@ from grooph_core.rules.graph.loops import (
 from grooph_core.rules.graph.ownership import fanout_on_coupled_issues, ownership_conflict_issues
 from grooph_core.rules.graph.reach import no_terminal_issues, unreachable_node_issues
 from grooph_core.rules.graph.references import dangling_ref_issues
-from grooph_core.semantics.graph_index import GraphIndex, build_index, updated_index
+from grooph_core.semantics.graph_index import INDEX_PARTS, GraphIndex, build_index, updated_index
 from grooph_core.semantics.references import ID_LISTS
 from grooph_core.rules.registration import Rule, reads, rule_order
 from grooph_core.rules.rule_memo import RuleMemo
@@ -100,7 +100,12 @@ def graph_rule_issues(doc: dict, *, export: bool = False, memo: RuleMemo | None 
     if not isinstance(doc, dict):
         return []
     return (memo or RuleMemo()).run(RULES, doc, lists=ID_LISTS["graph"], export=export,
-                                    args=lambda index: (doc, index), build=build_index, update=updated_index)
+                                    args=lambda index: (doc, index), build=build_index, update=updated_index,
+                                    index_root=_INDEX_ROOT)
+
+
+# The root's members the index is built from.
+_INDEX_ROOT = frozenset(f for part in INDEX_PARTS for f in part.reads.get("", ()))
 
 
 __all__ = ["graph_rule_issues", "build_index", "GraphIndex", "RULES", "RULE_ORDER"]

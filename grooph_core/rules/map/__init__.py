@@ -68,4 +68,5 @@ def map_rule_issues(doc: dict, *, resolver: GraphResolver | None = None, memo: R
     """map.md §4.2 codes 2–9, the rules of `RULES` in order, their issues concatenated. `memo`: the
     editor's, handed from the version before (`rules/rule_memo.py`)."""
     return (memo or RuleMemo()).run(RULES, doc, lists=ID_LISTS["map"], export=False,
-                                    args=lambda index: (index, resolver), build=map_index, update=updated_map_index)
+                                    args=lambda index: (index, resolver), build=map_index, update=updated_map_index,
+                                    index_root=frozenset())

@@ -314,3 +314,19 @@ def test_a_broken_text_between_keeps_the_last_clean_memo(monkeypatch):
     assert broken.rule_memo is first.rule_memo and broken.issues != first.issues
     again = analyze(texts[2], name="g.grooph.json", previous=broken)
     assert again.rule_memo.ran == 0 and again.issues == analyze(texts[2], name="g.grooph.json").issues
+
+
+def test_a_member_no_rule_reads_is_not_compared():
+    """A graph's layout (read by no rule but the export's): an edit in it keeps every finding, and with the
+    export flag the export rule runs again."""
+    doc = json.loads(graph_document(24_000, faults=True).text)
+    for export in (False, True):
+        memo = RuleMemo()
+        graph_rule_issues(doc, export=export, memo=memo)
+        new = dict(doc, layout=copy.deepcopy(doc["layout"]))
+        new["layout"][next(iter(new["layout"]))]["x"] = 1.5
+        after = RuleMemo(memo)
+        assert graph_rule_issues(new, export=export, memo=after) == graph_rule_issues(new, export=export)
+        assert after.ran == (1 if export else 0)
+    assert changes(doc, new, ID_LISTS["graph"], frozenset({"id"})).root == frozenset()
+    assert changes(doc, new, ID_LISTS["graph"]).root == {"layout"}
