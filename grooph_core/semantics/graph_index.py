@@ -245,9 +245,10 @@ def _graph_id(doc: dict) -> str:
 
 @dataclass(frozen=True)
 class IndexPart:
-    """Some fields of `GraphIndex`, built together by `build(doc)` (their values in order) from `reads` (as a rule's `reads`: the
-    root's members under "", per top-level list the fields of its items; tests/core/rules/test_rule_reads.py
-    proves them). The incremental analysis (issue 33) rebuilds only the parts whose inputs an edit changed."""
+    """Some fields of `GraphIndex`, built together by `build(doc)` (their values in order) from `reads` (as a
+    rule's `reads`: the root's members under "", per top-level list the fields of its items;
+    tests/core/rules/test_rule_reads.py proves them). The incremental analysis (issue 33) rebuilds only the
+    parts whose inputs an edit changed."""
 
     fields: tuple[str, ...]
     build: Callable[[dict], tuple]
@@ -266,7 +267,8 @@ INDEX_PARTS: tuple[IndexPart, ...] = (
     _position_part("loops", "loop_pos"),
     _position_part("groups", "group_pos"),
     _position_part("policies", "policy_pos"),
-    IndexPart(("incoming", "outgoing"), lambda doc: _edge_ends(items(doc, "edges")), {"edges": frozenset({"from", "to"})}),
+    IndexPart(("incoming", "outgoing"), lambda doc: _edge_ends(items(doc, "edges")),
+              {"edges": frozenset({"from", "to"})}),
     IndexPart(("back_ids", "loop_members", "loop_exits", "exit_ids", "loops_by_member"),
               lambda doc: _loop_facts(items(doc, "loops")),
               {"loops": frozenset({"back", "members", "stops"})}),

@@ -22,6 +22,8 @@ from grooph_core.rules.graph import graph_rule_issues
 from grooph_core.rules.map import RULES as MAP_RULES
 from grooph_core.rules.map import map_rule_issues
 from grooph_core.rules.rule_memo import RuleMemo, changes, same
+from grooph_core.semantics.graph_index import build_index
+from grooph_core.semantics.map_index import map_index
 from grooph_core.schema.check import schema_issues
 from grooph_core.semantics.references import ID_LISTS
 from grooph_core.source.text import pointer_split
@@ -169,6 +171,8 @@ def _check_chain(kind: str, doc: dict, seed: int, steps: int, export: bool) -> i
         got = run(new, memo, export)
         want = run(copy.deepcopy(new), None, export)
         assert got == want, (kind, seed, step)
+        fresh = (build_index if kind == "graph" else map_index)(new)  # the index kept or rebuilt in parts
+        assert all(getattr(memo.index, f) == getattr(fresh, f) for f in type(fresh).__dataclass_fields__), step
         kept += every - memo.ran
         doc = new
     return kept
