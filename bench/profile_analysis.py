@@ -7,6 +7,7 @@
     python bench/profile_analysis.py --time --compare ../old-checkout   # this checkout and another, interleaved
     python bench/profile_analysis.py --keystroke --docs graph-1m map-1m  # a keystroke's analysis, from the one before
     python bench/profile_analysis.py --keystroke --compare ../old-checkout   # the same, interleaved with another
+    python bench/profile_analysis.py --rules-keystroke --docs graph-1m-faults   # the rules after one keystroke
 
 The documents are the benchmark's (bench/generate.py: graphs and maps, clean and with faults;
 bench/workflow_docs.py: the board), and one analysis is what bench/run.py's ours(a) column times
@@ -240,6 +241,72 @@ def compare(labels: list[str], runs: int, rounds: int, other: Path | None, keyst
           + (f", other = {other}" if other else "") + ")")
 
 
+def _keystroke_values(label: str):
+    """(edit, value before, value after) of one keystroke at each of three places of the benchmark's document:
+    bench/run.py's place (after `"name": "` of the middle object), the id of the middle node (map: session)
+    and the `to` of the middle edge (map: handoff). The value after shares what the incremental reading
+    shares with the value before: every root member and list item the edit left alone is the same object."""
+    from bench.generate import graph_document, map_document
+
+    kind, size, *faults = label.split("-")
+    doc = (graph_document if kind == "graph" else map_document)(_SIZES[size], faults=bool(faults))
+    text, value = doc.text, json.loads(doc.text)
+    holder, target = ("nodes", "edges") if kind == "graph" else ("sessions", "handoffs")
+    places = {"name": doc.edit_at}
+    mid = value[holder][len(value[holder]) // 2]["id"]
+    places["id"] = text.index(f'"id": "{mid}"') + len('"id": "')
+    edge = value[target][len(value[target]) // 2]
+    places["to"] = text.index('"to": "', text.index(f'"id": "{edge["id"]}"')) + len('"to": "')
+    out = []
+    for edit, at in places.items():
+        new = json.loads(text[:at] + "z" + text[at:])
+        shared = {}
+        for k, v in new.items():
+            old = value[k]
+            if v == old:
+                shared[k] = old
+            elif isinstance(v, list) and isinstance(old, list) and len(v) == len(old):
+                shared[k] = [o if o == n else n for o, n in zip(old, v)]
+            else:
+                shared[k] = v
+        out.append((edit, value, shared))
+    return kind, out
+
+
+def rules_keystroke(labels: list[str], runs: int) -> None:
+    """CPU us of the rules (graph.md §3.3 / map.md §4.2 with their index; then `rule_issues`, which adds the
+    unknown keys and the size) after one keystroke: afresh, and from the version before's memo."""
+    from grooph_core.rules.graph import graph_rule_issues
+    from grooph_core.rules.map import map_rule_issues
+    from grooph_core.rules.rule_memo import RuleMemo
+    from grooph_core.rules.validate import rule_issues
+
+    print(f"{'document':<18}{'edit':<6}{'rules afresh':>14}{'with memo':>11}{'p50 afresh':>12}{'p50 memo':>10}"
+          f"{'rule_issues afresh':>20}{'with memo':>11}   rules re-run")
+    for label in labels:
+        kind, edits = _keystroke_values(label)
+        own = graph_rule_issues if kind == "graph" else map_rule_issues
+        for edit, before, after in edits:
+            memo = RuleMemo()
+            rule_issues(before, kind, memo=memo)
+            check = RuleMemo(memo)
+            assert rule_issues(after, kind, memo=check) == rule_issues(after, kind)
+            rerun = check.ran
+            figs = []
+            for fn in (lambda: own(after), lambda: own(after, memo=RuleMemo(memo)),
+                       lambda: rule_issues(after, kind), lambda: rule_issues(after, kind, memo=RuleMemo(memo))):
+                fn()
+                samples = []
+                for _ in range(runs):
+                    c = time.process_time()
+                    fn()
+                    samples.append((time.process_time() - c) * 1e6)
+                figs.append((min(samples), statistics.median(samples)))
+            print(f"{label:<18}{edit:<6}{figs[0][0]:14.0f}{figs[1][0]:11.0f}{figs[0][1]:12.0f}{figs[1][1]:10.0f}"
+                  f"{figs[2][0]:20.0f}{figs[3][0]:11.0f}   {rerun} of {memo.ran}")
+    print(f"(CPU us, min of {runs} runs and median; rules afresh = main's analysis of these rules)")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--docs", nargs="+", default=list(DOCS), choices=DOCS + EXTRA, metavar="DOC",
@@ -254,8 +321,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keystroke", action="store_true",
                     help="a keystroke at the document's edit_at analysed from the analysis before it (with --time "
                          "or --compare: timed; else profiled)")
+    ap.add_argument("--rules-keystroke", action="store_true",
+                    help="the rules after one keystroke (a name, an id, a reference), afresh and with the memo")
     args = ap.parse_args(argv)
-    if args.stages:
+    if args.rules_keystroke:
+        rules_keystroke(args.docs, args.runs or 20)
+    elif args.stages:
         stages(args.docs, args.runs or 100)
     elif args.time or args.compare:
         compare(args.docs, args.runs or 40, args.rounds, args.compare, args.keystroke)

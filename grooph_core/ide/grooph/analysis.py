@@ -26,6 +26,7 @@ from grooph_core.ide.document import DocumentAnalysis, placed_span, still_open
 from grooph_core.issues import Issue, SchemaProblem, whole_shape_codes
 from grooph_core.rules.graph.references import DanglingRef
 from grooph_core.rules.map.references import MapDanglingRef
+from grooph_core.rules.rule_memo import RuleMemo
 from grooph_core.rules.validate import Resolver, rule_issues
 from grooph_core.schema.check import not_json_issue, schema_issues
 from grooph_core.semantics.references import ID_LISTS, accepted_kinds, occurrences
@@ -81,6 +82,8 @@ class Analysis(DocumentAnalysis):
     memo: dict = field(default_factory=dict, compare=False, repr=False)
     # While the text does not read clean, the last clean reading of the document before it (`base`).
     earlier: ParsedText | None = field(default=None, compare=False, repr=False)
+    # What the rules found, for the next version's analysis to keep (rules/rule_memo.py; clean texts only).
+    rule_memo: RuleMemo | None = field(default=None, compare=False, repr=False)
 
     @property
     def base(self) -> ParsedText | None:
@@ -182,8 +185,10 @@ def _analyze(text: str, parsed: ParsedText, *, name: str | None, export: bool, r
         return Analysis(text, kind, parsed, tuple(problems))
     schema = schema_issues(value, kind)
     if parsed.ok and not schema:
-        rules = tuple(rule_issues(value, kind, export=export, resolver=resolver))
-        return Analysis(text, kind, parsed, tuple(problems) + rules, reference=(export, resolver is None, rules))
+        memo = RuleMemo(previous.rule_memo if previous is not None and previous.kind == kind else None)
+        rules = tuple(rule_issues(value, kind, export=export, resolver=resolver, memo=memo))
+        return Analysis(text, kind, parsed, tuple(problems) + rules, reference=(export, resolver is None, rules),
+                        rule_memo=memo)
     broken = set(parsed.broken)
     # In broken text, structural findings inside a cut region are echoes of the syntax error; in a
     # text cut short, a field an object it ends inside lacks may still follow, and a list it ends inside
@@ -193,7 +198,8 @@ def _analyze(text: str, parsed: ParsedText, *, name: str | None, export: bool, r
     schema = [i for i in schema if not _echoes_a_cut(i, broken, cut) and not may_follow(i, parsed)]
     rules, pruned = _tolerant_rules(value, kind, schema, broken - cut_lists, parsed.open_at_end, export=export,
                                     resolver=resolver)
-    return Analysis(text, kind, parsed, tuple(problems + one_per_object(schema) + rules), tuple(pruned))
+    kept = previous.rule_memo if previous is not None and previous.kind == kind else None  # the last clean one's
+    return Analysis(text, kind, parsed, tuple(problems + one_per_object(schema) + rules), tuple(pruned), rule_memo=kept)
 
 
 def one_per_object(schema: list[Issue]) -> list[Issue]:
