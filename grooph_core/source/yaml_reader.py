@@ -258,6 +258,11 @@ class _Table:
         self.index: dict[int, dict[str, int]] = {}
         self.odd: dict[int, tuple[list, list]] = {}  # node -> (lost, complex)
 
+    def fit(self) -> None:
+        """Drop the room the tables grew into (a list or an array over-allocates as it grows)."""
+        for name in ("buf", "at", "first", "n", "names", "kids", "scalars"):
+            setattr(self, name, getattr(self, name)[:])
+
 
 class TableNode(_Node):
     """The reader's node `k` of a reading's `_Table`: a view, made when asked for (two references)."""
@@ -949,6 +954,7 @@ class _Builder:
                 self.too_many = True
                 return None, None, None
         value, k, span, self.values, _ = done[id(root)]
+        self.t.fit()
         ynode = None if k is None else TableNode(self.t, k)
         if self.copies and ynode is not None:
             self.problems += self.duplicate_keys(ynode)
@@ -1060,7 +1066,8 @@ class _Builder:
                 size += n
             end = node.end_mark.index if flow and node.end_mark is not None else last_end
             offsets[1] = end
-            k, value = self.node(False, offsets, (), kids, scalars, value)
+            # (a copy is exactly as long as the list: one grown by appends keeps room for 4 at least)
+            k, value = self.node(False, offsets, (), kids, scalars, value.copy())
         return value, k, (start, end), size, None
 
 
