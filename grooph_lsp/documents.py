@@ -124,7 +124,7 @@ class DocumentStore:
             end = lines.offset(rng.end.line, rng.end.character, encoding)
             if end < start:
                 start, end = end, start
-            new_text = text[:start] + ch.text + text[end:]
+            new_text = "".join((text[:start], ch.text, text[end:]))  # one copy of the whole fewer than `+`
             lines = lines.edited(start, end, ch.text, new_text)
             text = new_text
         doc.set_text(text, lines)
