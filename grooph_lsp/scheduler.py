@@ -73,7 +73,8 @@ _SETTINGS = slice(2, None)  # the settings part of an analysis key: (version, le
 class Snapshot:
     """One version of a document, as it was when its analysis was asked for (never changes), and the
     newest analysis of the document with the same settings when it was asked for (`previous`: the
-    analysis may reuse what the edits since left alone; issue 24)."""
+    analysis may reuse what the edits since left alone; issue 24), and the newest diagnostics with the
+    edits since (`shown`, `edits`: their ranges may be kept; issue 33)."""
 
     uri: str
     version: int
@@ -81,6 +82,10 @@ class Snapshot:
     name: str
     key: tuple
     previous: Analysis | None = field(default=None, compare=False, repr=False)
+    # the diagnostics of the newest result with the same settings, and the edits from its text to this one
+    # (`OpenDocument.edits_after`; None: not known), so that what an edit did not move keeps its range
+    shown: list | None = field(default=None, compare=False, repr=False)
+    edits: tuple | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -132,6 +137,7 @@ class Scheduler:
         self._dirty_since: dict[str, float] = {}
         self._last_change: dict[str, float] = {}  # when each document's last change came (loop time)
         self._after_run: dict[str, float] = {}  # when to validate changes that came while its analysis ran
+        self._shown_base: dict[str, tuple] = {}  # (version, settings, diagnostics) of the newest result
         self._cost_ms: dict[str, float] = {}
         self._newest_shown: dict[str, int] = {}
 
@@ -141,7 +147,12 @@ class Scheduler:
         key = self._key(doc)
         newest = self._newest.get(doc.uri)
         previous = newest.analysis if newest is not None and newest.snapshot.key[_SETTINGS] == key[_SETTINGS] else None
-        return Snapshot(doc.uri, doc.version, doc.text, doc.name, key, previous)
+        shown, edits = None, None
+        base = self._shown_base.get(doc.uri)
+        if base is not None and base[1] == key[_SETTINGS]:
+            edits = doc.edits_after(base[0])
+            shown = base[2] if edits is not None else None
+        return Snapshot(doc.uri, doc.version, doc.text, doc.name, key, previous, shown, edits)
 
     def cost_ms(self, doc: "OpenDocument") -> float:
         """This document's analysis time: measured (moving average), else guessed from its length."""
@@ -247,7 +258,7 @@ class Scheduler:
         if job is not None and not job.waiters:
             job.work.cancel()  # a request waiting for it gets its answer (about the closed text), not a cancel
         for d in (self._docs, self._results, self._newest, self._dirty_since, self._last_change, self._after_run,
-                  self._cost_ms, self._newest_shown):
+                  self._shown_base, self._cost_ms, self._newest_shown):
             d.pop(uri, None)
 
     def shown(self, uri: str, version: int) -> None:
@@ -264,7 +275,8 @@ class Scheduler:
         started = time.perf_counter()
         analysis, diagnostics = self._compute(snap)
         # the result does not keep the analysis it was made from (two versions' analyses alive at once)
-        return Result(replace(snap, previous=None), analysis, diagnostics, (time.perf_counter() - started) * 1000)
+        return Result(replace(snap, previous=None, shown=None, edits=None), analysis, diagnostics,
+                      (time.perf_counter() - started) * 1000)
 
     def _finished(self, job: _Job, future: asyncio.Future) -> None:
         uri = job.snapshot.uri
@@ -297,6 +309,9 @@ class Scheduler:
         is_current = result.snapshot.key == self._key(doc) and result.snapshot.text is doc.text
         log.debug("analysis of %s v%s took %.0f ms (%s)", uri, result.snapshot.version, result.ms,
                   "current" if is_current else f"document at v{doc.version}")
+        base = self._shown_base.get(uri)
+        if base is None or result.snapshot.version >= base[0]:
+            self._shown_base[uri] = (result.snapshot.version, result.snapshot.key[_SETTINGS], result.diagnostics)
         newest = self._newest.get(uri)
         if newest is None or result.snapshot.version >= newest.snapshot.version:
             if result.analysis is not None and result.analysis.reusable:

@@ -22,7 +22,6 @@ from grooph_core.ide.document import DocumentAnalysis
 from grooph_core.source.json_reader import collector_paused
 from grooph_lsp import actions, convert, features, lifecycle, workspace_features
 from grooph_lsp.collector import set_aside
-from grooph_lsp.convert import to_lsp_diagnostic
 from grooph_lsp.documents import DocumentStore, OpenDocument, analyse_text
 from grooph_lsp.errors import REQUEST_VERSION, quiet_refusals
 from grooph_lsp.fix_checks import FixChecks
@@ -173,7 +172,7 @@ class GroophServer(LanguageServer):
                 a = analyse_text(snap.uri, snap.name, snap.text, export=export, max_chars=max_chars,
                                  resolver=resolver)
             enc = self.encoding
-            diagnostics = [to_lsp_diagnostic(a, issue, snap.uri, enc, n) for n, issue in enumerate(a.issues)]
+            diagnostics = convert.diagnostics_of(a, snap.uri, enc, snap.shown, snap.edits)
             set_aside()  # no young collector pass walks what this made (collector.py)
             return a, diagnostics
 
