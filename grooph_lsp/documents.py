@@ -138,8 +138,9 @@ class DocumentStore:
             end = lines.offset(rng.end.line, rng.end.character, encoding)
             if end < start:
                 start, end = end, start
-            if edits is not None:
-                edit = Edit.of(rng, text[start:end], ch.text, encoding)
+            if edits is not None:  # its places as the text has them (a range past a line's end is clamped)
+                edit = Edit.of(lines.position(start, encoding), lines.position(end, encoding), text[start:end],
+                               ch.text, encoding)
                 edits = None if edit is None else edits + [edit]
             new_text = "".join((text[:start], ch.text, text[end:]))  # one copy of the whole fewer than `+`
             lines = lines.edited(start, end, ch.text, new_text)
@@ -174,15 +175,14 @@ class Edit:
     last: int
 
     @staticmethod
-    def of(rng, removed: str, inserted: str, encoding: str) -> "Edit | None":
+    def of(start: tuple[int, int], end: tuple[int, int], removed: str, inserted: str, encoding: str) -> "Edit | None":
         if not _STRUCTURE.isdisjoint(removed) or not _STRUCTURE.isdisjoint(inserted):
             return None
         tail = inserted[inserted.rfind("\n") + 1:]
         width = (len(tail) if encoding == "utf-32" or tail.isascii()
                  else len(tail.encode("utf-16-le", "surrogatepass")) // 2 if encoding == "utf-16"
                  else len(tail.encode("utf-8", "surrogatepass")))
-        return Edit((rng.start.line, rng.start.character), (rng.end.line, rng.end.character),
-                    inserted.count("\n"), width)
+        return Edit(start, end, inserted.count("\n"), width)
 
     def moved(self, pos: tuple[int, int]) -> tuple[int, int] | None:
         """Where a position before or after this edit is once it is made; None when it is at or inside it."""

@@ -95,7 +95,7 @@ def test_an_edit_that_changes_the_structure_keeps_nothing():
         rng = lsp.Range(lsp.Position(0, start), lsp.Position(0, end))
         store.change(doc.uri, version, [lsp.TextDocumentContentChangePartial(range=rng, text=typed)], "utf-16")
         assert doc.edits_after(version - 1) is None
-    assert Edit.of(rng, "x", "y", "utf-16") is not None and Edit.of(rng, "x", "\\", "utf-16") is None
+    assert Edit.of((0, 1), (0, 2), "x", "y", "utf-16") is not None and Edit.of((0, 1), (0, 2), "x", "\\", "utf-16") is None
 
 
 def test_each_keystroke_through_the_server_shows_what_placing_afresh_gives(start_server, tmp_path):
@@ -122,3 +122,15 @@ def _as_diagnostic(d: dict) -> lsp.Diagnostic:
     from lsprotocol import converters
 
     return converters.get_converter().structure(d, lsp.Diagnostic)
+
+
+def test_edits_are_logged_where_the_text_has_them():
+    """A range given end first, or past the end of its line, is logged as the text was changed: in order,
+    at the line's end (the store clamps it so)."""
+    store = DocumentStore()
+    doc = store.open("file:///g.grooph.json", '{"a": "bc"}\n', 1)
+    for version, (start, end) in enumerate([((0, 9), (0, 8)), ((0, 40), (0, 40))], 2):
+        rng = lsp.Range(lsp.Position(*start), lsp.Position(*end))
+        store.change(doc.uri, version, [lsp.TextDocumentContentChangePartial(range=rng, text="x")], "utf-16")
+    assert doc.text == '{"a": "bx"}x\n'
+    assert doc.edits_after(1) == (Edit((0, 8), (0, 9), 0, 1), Edit((0, 11), (0, 11), 0, 1))
