@@ -5,13 +5,18 @@
     python bench/profile_analysis.py --stages              # the least CPU time of each stage (parse, rules ...)
     python bench/profile_analysis.py --time                # CPU ms per analysis (min and median), no profiler
     python bench/profile_analysis.py --time --compare ../old-checkout   # this checkout and another, interleaved
+    python bench/profile_analysis.py --keystroke --docs graph-1m map-1m  # a keystroke's analysis, from the one before
+    python bench/profile_analysis.py --keystroke --compare ../old-checkout   # the same, interleaved with another
+    python bench/profile_analysis.py --rules-keystroke --docs graph-1m-faults   # the rules after one keystroke
 
 The documents are the benchmark's (bench/generate.py: graphs and maps, clean and with faults;
 bench/workflow_docs.py: the board), and one analysis is what bench/run.py's ours(a) column times
 (`full_analysis`, `neighbour_analysis`). The profile runs `--runs` analyses of each document after a
 warm-up and prints the top functions by cumulative and by own time. `--compare ROOT` times the same
 documents with the code of another checkout in a child process, rounds alternating with this one's,
-so both see the same load on a shared machine.
+so both see the same load on a shared machine. `--keystroke` times what a keystroke costs the editor instead:
+one key typed at the document's `edit_at` (bench/run.py's typing place) or taken back, analysed from the
+analysis before it (`analyze(text, previous=)`, as the server does; issue 33 item 2), and its issues placed.
 """
 
 from __future__ import annotations
@@ -55,9 +60,34 @@ def _analysis(label: str):
     return doc.text, lambda: full_analysis(doc)
 
 
-def profile(labels: list[str], runs: int, top: int, sorts: list[str]) -> None:
+def _keystroke(label: str):
+    """(text, a function that analyses the next keystroke's text from the analysis before it and places its
+    issues): keys typed at the document's `edit_at` and taken back in turn, as bench/run.py types."""
+    from bench.generate import graph_document, map_document
+    from grooph_core.ide.grooph.analysis import analyze
+
+    kind, size, *faults = label.split("-")
+    doc = (graph_document if kind == "graph" else map_document)(_SIZES[size], faults=bool(faults))
+    at = doc.edit_at
+    texts = (doc.text, doc.text[:at] + "x" + doc.text[at:])
+    state = {"a": analyze(doc.text, name=doc.name), "k": 0}
+
+    def keystroke():
+        state["k"] += 1
+        a = analyze(texts[state["k"] % 2], name=doc.name, previous=state["a"])
+        lines = a.line_index
+        for issue in a.issues:  # placed as the server's diagnostics are (full_analysis)
+            s, e = a.span(issue)
+            lines.position(s), lines.position(e)
+            for p, _ in issue.related:
+                lines.position(a.pointer_span(p)[0])
+        state["a"] = a
+    return doc.text, keystroke
+
+
+def profile(labels: list[str], runs: int, top: int, sorts: list[str], keystroke: bool = False) -> None:
     for label in labels:
-        text, fn = _analysis(label)
+        text, fn = (_keystroke if keystroke else _analysis)(label)
         for _ in range(3):
             fn()
         gc.collect()
@@ -182,11 +212,11 @@ def stages(labels: list[str], runs: int) -> None:
             print(f"  {name:<34}{_best(fn, runs):10.1f}")
 
 
-def timings(labels: list[str], runs: int) -> dict[str, list[float]]:
-    """CPU ms of each of `runs` analyses per label (after a warm-up)."""
+def timings(labels: list[str], runs: int, keystroke: bool = False) -> dict[str, list[float]]:
+    """CPU ms of each of `runs` analyses per label (after a warm-up); of keystrokes with `keystroke`."""
     out = {}
     for label in labels:
-        _, fn = _analysis(label)
+        _, fn = (_keystroke if keystroke else _analysis)(label)
         for _ in range(3):
             fn()
         samples = []
@@ -199,24 +229,24 @@ def timings(labels: list[str], runs: int) -> dict[str, list[float]]:
     return out
 
 
-def _child(root: Path, labels: list[str], runs: int) -> dict[str, list[float]]:
+def _child(root: Path, labels: list[str], runs: int, keystroke: bool = False) -> dict[str, list[float]]:
     """The timings with the code of another checkout (its `grooph_core` first on the path; these documents)."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     # grooph_core imported from `root` first; then bench/ from this checkout (the same documents and measures)
     code = ("import json,sys; sys.path.insert(0,%r); import grooph_core; sys.path.insert(0,%r); "
-            "from bench.profile_analysis import timings; print(json.dumps(timings(%r, %d)))"
-            % (str(root), str(ROOT), labels, runs))
+            "from bench.profile_analysis import timings; print(json.dumps(timings(%r, %d, %r)))"
+            % (str(root), str(ROOT), labels, runs, keystroke))
     proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     return json.loads(proc.stdout)
 
 
-def compare(labels: list[str], runs: int, rounds: int, other: Path | None) -> None:
+def compare(labels: list[str], runs: int, rounds: int, other: Path | None, keystroke: bool = False) -> None:
     """Min and median CPU ms per analysis, this checkout (and `other`), rounds interleaved in child processes."""
     roots = {"this": ROOT} | ({"other": other.resolve()} if other else {})
     samples: dict[str, dict[str, list[float]]] = {name: {label: [] for label in labels} for name in roots}
     for _ in range(rounds):
         for name, root in roots.items():
-            for label, s in _child(root, labels, runs).items():
+            for label, s in _child(root, labels, runs, keystroke).items():
                 samples[name][label] += s
     head = f"{'document':<18}" + "".join(f"{name + ' min':>12}{name + ' p50':>12}" for name in roots)
     if other:
@@ -232,8 +262,74 @@ def compare(labels: list[str], runs: int, rounds: int, other: Path | None) -> No
         if other:
             row += f"{figs[0][0] / figs[1][0]:13.2f}{figs[0][1] / figs[1][1]:13.2f}"
         print(row)
-    print(f"(CPU ms per analysis; {rounds} rounds of {runs} runs each; this = {ROOT}"
+    print(f"(CPU ms per {'keystroke' if keystroke else 'analysis'}; {rounds} rounds of {runs} runs each; this = {ROOT}"
           + (f", other = {other}" if other else "") + ")")
+
+
+def _keystroke_values(label: str):
+    """(edit, value before, value after) of one keystroke at each of three places of the benchmark's document:
+    bench/run.py's place (after `"name": "` of the middle object), the id of the middle node (map: session)
+    and the `to` of the middle edge (map: handoff). The value after shares what the incremental reading
+    shares with the value before: every root member and list item the edit left alone is the same object."""
+    from bench.generate import graph_document, map_document
+
+    kind, size, *faults = label.split("-")
+    doc = (graph_document if kind == "graph" else map_document)(_SIZES[size], faults=bool(faults))
+    text, value = doc.text, json.loads(doc.text)
+    holder, target = ("nodes", "edges") if kind == "graph" else ("sessions", "handoffs")
+    places = {"name": doc.edit_at}
+    mid = value[holder][len(value[holder]) // 2]["id"]
+    places["id"] = text.index(f'"id": "{mid}"') + len('"id": "')
+    edge = value[target][len(value[target]) // 2]
+    places["to"] = text.index('"to": "', text.index(f'"id": "{edge["id"]}"')) + len('"to": "')
+    out = []
+    for edit, at in places.items():
+        new = json.loads(text[:at] + "z" + text[at:])
+        shared = {}
+        for k, v in new.items():
+            old = value[k]
+            if v == old:
+                shared[k] = old
+            elif isinstance(v, list) and isinstance(old, list) and len(v) == len(old):
+                shared[k] = [o if o == n else n for o, n in zip(old, v)]
+            else:
+                shared[k] = v
+        out.append((edit, value, shared))
+    return kind, out
+
+
+def rules_keystroke(labels: list[str], runs: int) -> None:
+    """CPU us of the rules (graph.md §3.3 / map.md §4.2 with their index; then `rule_issues`, which adds the
+    unknown keys and the size) after one keystroke: afresh, and from the version before's memo."""
+    from grooph_core.rules.graph import graph_rule_issues
+    from grooph_core.rules.map import map_rule_issues
+    from grooph_core.rules.rule_memo import RuleMemo
+    from grooph_core.rules.validate import rule_issues
+
+    print(f"{'document':<18}{'edit':<6}{'rules afresh':>14}{'with memo':>11}{'p50 afresh':>12}{'p50 memo':>10}"
+          f"{'rule_issues afresh':>20}{'with memo':>11}   rules re-run")
+    for label in labels:
+        kind, edits = _keystroke_values(label)
+        own = graph_rule_issues if kind == "graph" else map_rule_issues
+        for edit, before, after in edits:
+            memo = RuleMemo()
+            rule_issues(before, kind, memo=memo)
+            check = RuleMemo(memo)
+            assert rule_issues(after, kind, memo=check) == rule_issues(after, kind)
+            rerun = check.ran
+            figs = []
+            for fn in (lambda: own(after), lambda: own(after, memo=RuleMemo(memo)),
+                       lambda: rule_issues(after, kind), lambda: rule_issues(after, kind, memo=RuleMemo(memo))):
+                fn()
+                samples = []
+                for _ in range(runs):
+                    c = time.process_time()
+                    fn()
+                    samples.append((time.process_time() - c) * 1e6)
+                figs.append((min(samples), statistics.median(samples)))
+            print(f"{label:<18}{edit:<6}{figs[0][0]:14.0f}{figs[1][0]:11.0f}{figs[0][1]:12.0f}{figs[1][1]:10.0f}"
+                  f"{figs[2][0]:20.0f}{figs[3][0]:11.0f}   {rerun} of {memo.ran}")
+    print(f"(CPU us, min of {runs} runs and median; rules afresh = main's analysis of these rules)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -247,13 +343,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--stages", action="store_true", help="the least CPU time of each stage alone instead")
     ap.add_argument("--rounds", type=int, default=3, help="--time: alternating rounds")
     ap.add_argument("--compare", type=Path, default=None, help="--time: another checkout to time beside this one")
+    ap.add_argument("--keystroke", action="store_true",
+                    help="a keystroke at the document's edit_at analysed from the analysis before it (with --time "
+                         "or --compare: timed; else profiled)")
+    ap.add_argument("--rules-keystroke", action="store_true",
+                    help="the rules after one keystroke (a name, an id, a reference), afresh and with the memo")
     args = ap.parse_args(argv)
-    if args.stages:
+    if args.rules_keystroke:
+        rules_keystroke(args.docs, args.runs or 20)
+    elif args.stages:
         stages(args.docs, args.runs or 100)
-    elif args.time:
-        compare(args.docs, args.runs or 40, args.rounds, args.compare)
+    elif args.time or args.compare:
+        compare(args.docs, args.runs or 40, args.rounds, args.compare, args.keystroke)
     else:
-        profile(args.docs, args.runs or 200, args.top, args.sort)
+        profile(args.docs, args.runs or 200, args.top, args.sort, args.keystroke)
     return 0
 
 

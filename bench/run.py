@@ -80,7 +80,8 @@ NEIGHBOUR_SIZES = (24_000, 1_000_000)
 NEIGHBOUR_KINDS = ("workflow", "board")
 TARGETS = {
     "analysis_over_peer": 1.0,
-    "round_trip_p50_ms": {24_000: 25.0, 1_000_000: 250.0},
+    "round_trip_p50_ms": {24_000: 25.0, 1_000_000: 50.0},  # issue 33: a 1M keystroke in 50 ms (was 250)
+    "typing_gap_ms": {1_000_000: 150.0},  # issue 33: the longest time without a publish while typing at 1M
     "per_char_spread": 2.0,
     "memory_over_text": 10.0,
     "workflow_round_trip_p50_ms": {24_000: 15.0, 1_000_000: 500.0},  # issue 24
@@ -615,18 +616,32 @@ document once analysed (tracemalloc, bench/held_memory.py: text, open document, 
 over its UTF-8 size."""
 
 
-def verdicts(results: list[dict], clock: str = "cpu") -> list[str]:
-    """One line per target of issue 8: met or not, with the figures that decide it."""
+def verdicts(results: list[dict], clock: str = "cpu", neighbours: list[dict] = ()) -> list[str]:
+    """One line per target of issues 8 and 33: met or not, with the figures that decide it. The analysis
+    is held against the peer at every size for graphs, maps and boards (the board's peer ratio is in the
+    neighbour table)."""
     out = []
-    ratios = [(r["name"], r["analysis"][clock]["p50"] / r["peer"][clock]["p50"]) for r in results if r.get("peer")]
+    ratios = [(r["name"], r["analysis"][clock]["p50"] / r["peer"][clock]["p50"]) for r in [*results, *neighbours]
+              if r.get("peer", {}).get(clock, {}).get("p50")]
     if ratios:
         worst = max(ratios, key=lambda x: x[1])
-        out.append(f"analysis <= peer at every size: {'met' if worst[1] <= 1.0 else 'NOT met'} (worst {worst[1]:.2f} on {worst[0]})")
+        kinds = sorted({r["kind"] for r in [*results, *neighbours] if r.get("peer", {}).get(clock, {}).get("p50")})
+        over = sum(1 for _, x in ratios if x > TARGETS["analysis_over_peer"])
+        out.append(f"analysis <= peer at every size ({', '.join(kinds)}): "
+                   f"{'met' if worst[1] <= TARGETS['analysis_over_peer'] else 'NOT met'} "
+                   f"(worst {worst[1]:.2f} on {worst[0]}; {over} of {len(ratios)} documents over)")
     for size, limit in TARGETS["round_trip_p50_ms"].items():
         rts = [(r["name"], r["server"]["round_trip"]["p50"]) for r in results if r["size"] == size and r.get("server")]
         if rts:
             worst = max(rts, key=lambda x: x[1])
             out.append(f"round trip p50 <= {limit:.0f} ms at {size:,}: {'met' if worst[1] <= limit else 'NOT met'} (worst {worst[1]:.1f} ms on {worst[0]})")
+    for size, limit in TARGETS["typing_gap_ms"].items():
+        gaps = [(r["name"], r["server"]["typing"]["longest_silence_ms"]) for r in results
+                if r["size"] == size and "typing" in r.get("server", {})]
+        if gaps:
+            worst = max(gaps, key=lambda x: x[1])
+            out.append(f"typing gap <= {limit:.0f} ms at {size:,} (a key every {TYPING_GAP_MS} ms): "
+                       f"{'met' if worst[1] <= limit else 'NOT met'} (worst {worst[1]:.0f} ms on {worst[0]})")
     for kind in ("graph", "map"):
         for faults in (False, True):
             per = [(r["size"], r["analysis"][clock]["p50"] / r["chars"]) for r in results
@@ -646,8 +661,9 @@ def verdicts(results: list[dict], clock: str = "cpu") -> list[str]:
 
 
 def neighbour_verdicts(results: list[dict], graphs: list[dict]) -> list[str]:
-    """Issue 24's targets: the workflow's keystroke round trip at 24k and 1M, ahead of yaml-language-server,
-    and what the server holds at 1M within 10x the UTF-8 size for graphs, maps and workflows."""
+    """Issue 24's targets: the workflow's keystroke round trip at 24k and 1M, ahead of yaml-language-server;
+    and issue 33's: what the server holds at 1M within 10x the UTF-8 size for every kind measured (graphs,
+    maps, workflows, boards)."""
     out = []
     for size, limit in TARGETS["workflow_round_trip_p50_ms"].items():
         for r in results:
@@ -659,10 +675,11 @@ def neighbour_verdicts(results: list[dict], graphs: list[dict]) -> list[str]:
             out.append(f"workflow keystroke p50 <= {limit:.0f} ms at {size:,}: {'met' if rt <= limit else 'NOT met'} "
                        f"({rt:.1f} ms wall, server CPU {r['server']['round_trip_server_cpu_ms']:.1f} ms{ahead})")
     held = [(r["name"], r["held"]["over_text"]) for r in graphs + results
-            if r["size"] == 1_000_000 and "held" in r and r["kind"] in ("graph", "map", "workflow")]
+            if r["size"] == 1_000_000 and "held" in r]
     if held:
         worst = max(held, key=lambda x: x[1])
-        out.append(f"held memory <= {TARGETS['memory_over_text']:.0f}x text at 1M: "
+        kinds = ", ".join(sorted({r["kind"] for r in graphs + results if r["size"] == 1_000_000 and "held" in r}))
+        out.append(f"held memory <= {TARGETS['memory_over_text']:.0f}x text at 1M ({kinds}): "
                    f"{'met' if worst[1] <= TARGETS['memory_over_text'] else 'NOT met'} "
                    f"({', '.join(f'{n} {x:.1f}x' for n, x in held)})")
     return out
@@ -784,7 +801,7 @@ def main(argv: list[str] | None = None) -> int:
     if results:
         print(text)
         print(LEGEND)
-    lines = verdicts(results, args.clock)
+    lines = verdicts(results, args.clock, neighbour_results)
     for line in lines:
         print(line)
     ntext = neighbour_table(neighbour_results, results, args.clock) if neighbour_results else ""
@@ -811,7 +828,7 @@ def main(argv: list[str] | None = None) -> int:
                     "load_before": load_before, "load_after": os.getloadavg()},
         "peer": {k: v for k, v in peer.items() if k != "results"},
         "targets": {**TARGETS, **{k: {str(size): v for size, v in TARGETS[k].items()}
-                                   for k in ("round_trip_p50_ms", "workflow_round_trip_p50_ms")}},
+                                   for k in ("round_trip_p50_ms", "typing_gap_ms", "workflow_round_trip_p50_ms")}},
         "verdicts": lines,
         "table": text,
         "results": results,

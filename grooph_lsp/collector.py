@@ -10,6 +10,14 @@ by putting the full pass off: the young generations are still collected as usual
 what is new), and the full pass runs once the server has been idle for `IDLE_S` (no analysis waiting or
 running; a key typed during the pass waits for it: about 0.1 s at 1M). This rests on how CPython 3.11-3.13
 treat the third threshold; a collector that ignores it makes its full passes on its own again.
+
+The young passes too walk what each analysis made: the first one after the analysis walks every object it
+made that is still alive (1-2 ms per 1M keystroke, over 20 ms at times on a busy machine, between the
+analysis and its publish; issue 33), and the middle generation walks them again. So in the server's
+process each analysis ends with `set_aside()` (`gc.freeze`: every tracked object out of the generations,
+nothing walked or copied), and the idle full pass puts them back (`gc.unfreeze`) before it runs: the young
+passes then walk only what came since the last analysis. Freezing frees nothing later than it would be
+(reference counts free acyclic values as usual); a cycle made while someone types waits for the idle pass.
 """
 
 from __future__ import annotations
@@ -19,13 +27,25 @@ import gc
 
 IDLE_S = 2.0          # quiet this long (no analysis waiting or running) before a full pass
 _NEVER = 1 << 30      # gen-1 passes before CPython would start a full pass on its own
+_held = False         # hold_full_passes() was called: this is the server's process
 
 
 def hold_full_passes() -> None:
-    """Leave the full passes to `IdlePasses` (the young generations keep their thresholds). For the
-    server's own process (`grooph-lsp`): it changes the interpreter's collector for everything in it."""
+    """Leave the full passes to `IdlePasses` (the young generations keep their thresholds), and let
+    `set_aside` freeze what each analysis made. For the server's own process (`grooph-lsp`): it changes
+    the interpreter's collector for everything in it."""
+    global _held
     young, middle, _ = gc.get_threshold()
     gc.set_threshold(young, middle, _NEVER)
+    _held = True
+
+
+def set_aside() -> None:
+    """At the end of an analysis (its objects made, the collector paused): move every tracked object out
+    of the generations until the next idle full pass, so no young pass walks them (in the server's
+    process only; elsewhere nothing)."""
+    if _held:
+        gc.freeze()
 
 
 class IdlePasses:
@@ -48,4 +68,6 @@ class IdlePasses:
     def _run(self) -> None:
         self._timer = None
         self._due = False
+        if _held:
+            gc.unfreeze()  # what set_aside froze is looked at again
         gc.collect()

@@ -100,6 +100,56 @@ def to_lsp_diagnostic(analysis: DocumentAnalysis, issue: Issue, uri: str, encodi
     )
 
 
+def diagnostics_of(analysis: DocumentAnalysis, uri: str, encoding: str, shown: list[lsp.Diagnostic] | None = None,
+                   edits: tuple | None = None) -> list[lsp.Diagnostic]:
+    """Every issue of an analysis as a diagnostic. Given `shown`, the diagnostics of an earlier version of
+    a graph or map, and `edits`, the edits since (each keeping the JSON structure: `documents.Edit`), when
+    the issues are the same list (code, severity, pointers, related places; the messages may differ, as a
+    size in one does) an issue that no edit touches, nor its related places, keeps its ranges, moved by
+    the edits: placing a pointer's issue in a new 1M text is the lazy source map's first scan, 10-25 ms
+    (issue 33). Otherwise each is placed."""
+    issues = analysis.issues
+    if (shown is None or edits is None or analysis.kind not in _JSON_KINDS or len(shown) != len(issues)
+            or not all(_same(d, i) for d, i in zip(shown, issues))):
+        return [to_lsp_diagnostic(analysis, issue, uri, encoding, n) for n, issue in enumerate(issues)]
+    out = []
+    for n, (d, issue) in enumerate(zip(shown, issues)):
+        moved = _moved(d, issue, edits)
+        out.append(moved if moved is not None else to_lsp_diagnostic(analysis, issue, uri, encoding, n))
+    return out
+
+
+_JSON_KINDS = ("graph", "map")
+
+
+def _same(d: lsp.Diagnostic, issue: Issue) -> bool:
+    """The diagnostic was made of an issue at the same places as this one, placed by its pointers (not by
+    spans of its own)."""
+    data = d.data or {}
+    return (issue.span is None and not issue.related_spans and d.code == issue.code
+            and (d.severity == lsp.DiagnosticSeverity.Error) == (issue.severity == "error")
+            and data.get("pointers") == list(issue.pointers) and data.get("at") == list(issue.at)
+            and len(d.related_information or ()) == len(issue.related))
+
+
+def _moved(d: lsp.Diagnostic, issue: Issue, edits: tuple) -> lsp.Diagnostic | None:
+    """The issue's diagnostic with the ranges of `d` moved by the edits, or None when an edit touches one."""
+    ranges = [d.range] + [r.location.range for r in d.related_information or ()]
+    spans = [((r.start.line, r.start.character), (r.end.line, r.end.character)) for r in ranges]
+    for e in edits:
+        if not all(b < e.start or a > e.end for a, b in spans):
+            return None
+        spans = [(e.moved(a), e.moved(b)) for a, b in spans]
+    new = [lsp.Range(start=lsp.Position(line=a[0], character=a[1]), end=lsp.Position(line=b[0], character=b[1]))
+           for a, b in spans]
+    related = None if d.related_information is None else [
+        lsp.DiagnosticRelatedInformation(location=lsp.Location(uri=r.location.uri, range=rng), message=note)
+        for r, rng, (_, note) in zip(d.related_information, new[1:], issue.related)]
+    return lsp.Diagnostic(range=new[0], message=issue.message, severity=d.severity, code=d.code,
+                          code_description=d.code_description, source=d.source, related_information=related,
+                          data=d.data)
+
+
 def publish(uri: str, diagnostics: list[lsp.Diagnostic], version: int | None = None) -> lsp.PublishDiagnosticsParams:
     return lsp.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version)
 

@@ -31,6 +31,9 @@ class OpenDocument:
     language_id: str = ""  # as the client announced it; never decides what is served (served())
     _lines: LineIndex | None = field(default=None, repr=False)
     _claims: bool | None = field(default=None, repr=False)  # this text's claim (kinds.claims_grooph), once
+    # the ranged changes that kept the JSON structure, from version `edits_from` on: (version after, Edit)
+    edits: list = field(default_factory=list, repr=False)
+    edits_from: int | None = field(default=None, repr=False)
 
     @property
     def lines(self) -> LineIndex:
@@ -39,10 +42,19 @@ class OpenDocument:
         return self._lines
 
     def set_text(self, text: str, lines: LineIndex | None = None) -> None:
-        """A new text, with its line index when the caller has it (a ranged change carries it on)."""
+        """A new text, with its line index when the caller has it (a ranged change carries it on). The
+        log of edits starts again (`DocumentStore.change` keeps it for the changes it can describe)."""
         self.text = text
         self._lines = lines
         self._claims = None
+        self.edits, self.edits_from = [], None
+
+    def edits_after(self, version: int) -> tuple | None:
+        """The edits from `version` to the current one, in order, when every change since was a ranged
+        one that kept the JSON structure (`Edit`); else None."""
+        if self.edits_from is None or version < self.edits_from:
+            return None
+        return tuple(e for v, e in self.edits if v > version)
 
     def use_lines(self, lines: LineIndex) -> None:
         """Take a line index of this very text (its analysis's) when none was built yet."""
@@ -112,10 +124,12 @@ class DocumentStore:
             return None
         text = doc.text
         lines: LineIndex | None = doc.lines
+        edits: list | None = []
+        before = doc.version
         for ch in changes:
             rng = getattr(ch, "range", None)
             if rng is None:
-                text, lines = ch.text, None
+                text, lines, edits = ch.text, None, None
                 continue
             # Each change is in the coordinates of the text left by the one before; the index is
             # carried from version to version (LineIndex.edited), not rebuilt per keystroke.
@@ -124,13 +138,63 @@ class DocumentStore:
             end = lines.offset(rng.end.line, rng.end.character, encoding)
             if end < start:
                 start, end = end, start
-            new_text = text[:start] + ch.text + text[end:]
+            if edits is not None:  # its places as the text has them (a range past a line's end is clamped)
+                edit = Edit.of(lines.position(start, encoding), lines.position(end, encoding), text[start:end],
+                               ch.text, encoding)
+                edits = None if edit is None else edits + [edit]
+            new_text = "".join((text[:start], ch.text, text[end:]))  # one copy of the whole fewer than `+`
             lines = lines.edited(start, end, ch.text, new_text)
             text = new_text
+        log, since = doc.edits, doc.edits_from
         doc.set_text(text, lines)
+        if edits is not None:  # the log goes on (the first version it describes: the one before this change)
+            log = log + [(version, e) for e in edits]
+            since = before if since is None else since
+            if len(log) > MAX_EDITS:  # the oldest half goes: versions before it are no longer described
+                since, log = log[len(log) // 2 - 1][0], log[len(log) // 2:]
+            doc.edits, doc.edits_from = log, since
         doc.version = version
         self._touch(uri)
         return doc
+
+
+MAX_EDITS = 64            # edits kept per document (an analysis is rarely more than a few keys behind)
+_STRUCTURE = frozenset('{}[],:"\\\r')  # a change with none of these keeps every member where it was
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One ranged change that kept the JSON structure (neither the text it replaced nor the text it put
+    in has a bracket, brace, comma, colon, quote, backslash or carriage return), in LSP positions of
+    the client's encoding: a member's pointer names the same member before and after it. `lines` is
+    the count of line breaks put in; `last` the width of what was put in after its last one."""
+
+    start: tuple[int, int]
+    end: tuple[int, int]
+    lines: int
+    last: int
+
+    @staticmethod
+    def of(start: tuple[int, int], end: tuple[int, int], removed: str, inserted: str, encoding: str) -> "Edit | None":
+        if not _STRUCTURE.isdisjoint(removed) or not _STRUCTURE.isdisjoint(inserted):
+            return None
+        tail = inserted[inserted.rfind("\n") + 1:]
+        width = (len(tail) if encoding == "utf-32" or tail.isascii()
+                 else len(tail.encode("utf-16-le", "surrogatepass")) // 2 if encoding == "utf-16"
+                 else len(tail.encode("utf-8", "surrogatepass")))
+        return Edit(start, end, inserted.count("\n"), width)
+
+    def moved(self, pos: tuple[int, int]) -> tuple[int, int] | None:
+        """Where a position before or after this edit is once it is made; None when it is at or inside it."""
+        if pos < self.start:
+            return pos
+        if pos <= self.end:
+            return None
+        line, col = pos
+        if line > self.end[0]:
+            return line + self.lines - (self.end[0] - self.start[0]), col
+        base = self.start[1] if self.lines == 0 else 0
+        return self.start[0] + self.lines, base + self.last + col - self.end[1]
 
 
 def analyse_text(uri: str, name: str, text: str, *, export: bool, max_chars: int,

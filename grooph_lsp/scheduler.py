@@ -5,13 +5,19 @@
   `$/cancelRequest`, and taking newer versions meanwhile. A snapshot queued but not started when a
   newer version is wanted is dropped (unless a request waits for it); one already running finishes,
   and its result is published only if it is still the newest thing to show.
-- **A wait that scales with the document.** After a change, validation starts once the text has been
-  quiet for as long as this document's own analysis takes (measured per document, a moving average;
-  before the first measure, guessed from its length), at least `MIN_WAIT_MS` so the changes of one
-  edit arrive together, and at most `grooph.debounceMs` (`0`: no wait at all).
+- **A wait only while changes come faster than the analysis.** A change that follows the one before by
+  longer than this document's own analysis takes (measured per document, a moving average; before the
+  first measure, guessed from its length) is validated after `MIN_WAIT_MS`, so the changes of one edit
+  arrive together: nothing suggests another one is coming within an analysis, and waiting would only
+  add to the keystroke's round trip (issue 33: a 1M keystroke in 50 ms). A change that follows the one
+  before more quickly waits until the text has been quiet for as long as the analysis takes, at most
+  `grooph.debounceMs` (`0`: no wait at all).
 - **Publishes while someone types.** However quick the typing, an analysis starts early enough that
-  diagnostics are published at least every `MAX_STALE_MS`: a change that has waited that long minus
-  twice the document's analysis time starts one at once.
+  diagnostics are published at least every `MAX_STALE_MS` (120 ms; issue 33: no gap over 150 ms while
+  typing at 1M): a change that has waited that long minus twice the document's analysis time (one that
+  may be running, and its own) starts one at once. When the analysis takes more than half of
+  `MAX_STALE_MS`, that is at once for every change: analyses run back to back, each of the newest text
+  when it starts, and diagnostics come about once per analysis (a gap of one to two analyses).
 - **Newest version wins.** Diagnostics are never published for a version older than one already
   published. A result for a version that was superseded while it was analysed, but newer than what the
   editor shows, is published under its own version number (on a large document typed into
@@ -43,7 +49,7 @@ log = logging.getLogger("grooph_lsp")
 # per cent (measured: bench/run.py, column "hover busy").
 SWITCH_INTERVAL_S = 0.001
 MIN_WAIT_MS = 4.0            # a burst of notifications from one edit (multi-cursor, paste) is one version
-MAX_STALE_MS = 300.0         # while someone types, a publish at least this often
+MAX_STALE_MS = 120.0         # while someone types, a publish at least this often (when analyses take under half)
 GUESS_MS_PER_CHAR = 1.2e-4   # the first wait before a document has been measured (about 120 ms at 1M)
 COST_WEIGHT = 0.5            # weight of the newest measure in the per-document moving average
 
@@ -67,7 +73,8 @@ _SETTINGS = slice(2, None)  # the settings part of an analysis key: (version, le
 class Snapshot:
     """One version of a document, as it was when its analysis was asked for (never changes), and the
     newest analysis of the document with the same settings when it was asked for (`previous`: the
-    analysis may reuse what the edits since left alone; issue 24)."""
+    analysis may reuse what the edits since left alone; issue 24), and the newest diagnostics with the
+    edits since (`shown`, `edits`: their ranges may be kept; issue 33)."""
 
     uri: str
     version: int
@@ -75,6 +82,10 @@ class Snapshot:
     name: str
     key: tuple
     previous: Analysis | None = field(default=None, compare=False, repr=False)
+    # the diagnostics of the newest result with the same settings, and the edits from its text to this one
+    # (`OpenDocument.edits_after`; None: not known), so that what an edit did not move keeps its range
+    shown: list | None = field(default=None, compare=False, repr=False)
+    edits: tuple | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -124,6 +135,9 @@ class Scheduler:
         self._jobs: dict[str, _Job] = {}
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._dirty_since: dict[str, float] = {}
+        self._last_change: dict[str, float] = {}  # when each document's last change came (loop time)
+        self._after_run: dict[str, float] = {}  # when to validate changes that came while its analysis ran
+        self._shown_base: dict[str, tuple] = {}  # (version, settings, diagnostics) of the newest result
         self._cost_ms: dict[str, float] = {}
         self._newest_shown: dict[str, int] = {}
 
@@ -133,20 +147,29 @@ class Scheduler:
         key = self._key(doc)
         newest = self._newest.get(doc.uri)
         previous = newest.analysis if newest is not None and newest.snapshot.key[_SETTINGS] == key[_SETTINGS] else None
-        return Snapshot(doc.uri, doc.version, doc.text, doc.name, key, previous)
+        shown, edits = None, None
+        base = self._shown_base.get(doc.uri)
+        if base is not None and base[1] == key[_SETTINGS]:
+            edits = doc.edits_after(base[0])
+            shown = base[2] if edits is not None else None
+        return Snapshot(doc.uri, doc.version, doc.text, doc.name, key, previous, shown, edits)
 
     def cost_ms(self, doc: "OpenDocument") -> float:
         """This document's analysis time: measured (moving average), else guessed from its length."""
         measured = self._cost_ms.get(doc.uri)
         return measured if measured is not None else len(doc.text) * GUESS_MS_PER_CHAR
 
-    def wait_ms(self, doc: "OpenDocument") -> float:
-        """How long the text must be quiet before it is validated: its own analysis time, within
-        [MIN_WAIT_MS, grooph.debounceMs]; `debounceMs: 0` means no wait."""
+    def wait_ms(self, doc: "OpenDocument", after_ms: float | None = None) -> float:
+        """How long the text must be quiet before it is validated, for a change `after_ms` after the one
+        before (None: the first): `MIN_WAIT_MS` when that is longer than the analysis takes, else the
+        analysis time; never over `grooph.debounceMs` (`0` means no wait)."""
         cap = self._debounce_ms()
         if cap <= 0:
             return 0.0
-        return min(cap, max(MIN_WAIT_MS, self.cost_ms(doc)))
+        cost = self.cost_ms(doc)
+        if after_ms is None or after_ms > cost:
+            return min(cap, MIN_WAIT_MS)
+        return min(cap, max(MIN_WAIT_MS, cost))
 
     def current(self, doc: "OpenDocument") -> Result | None:
         """The result for the document's current version and settings, when there is one."""
@@ -157,18 +180,33 @@ class Scheduler:
 
     def changed(self, doc: "OpenDocument") -> None:
         """A new version arrived: validate it after the wait, or sooner if diagnostics got stale."""
-        loop = asyncio.get_running_loop()
-        now = loop.time()
+        now = asyncio.get_running_loop().time()
+        before = self._last_change.get(doc.uri)
+        self._last_change[doc.uri] = now
+        self._results.pop(doc.uri, None)  # the old version's analysis can never be served again
+        self._wait(doc, now, None if before is None else (now - before) * 1000)
+
+    def _wait(self, doc: "OpenDocument", now: float, after_ms: float | None) -> None:
+        """Arm the document's timer: after the wait for a change `after_ms` after the one before, or at
+        the latest when the diagnostics shown would get older than `MAX_STALE_MS`."""
         self.passes.busy()
         self._docs[doc.uri] = doc
-        self._results.pop(doc.uri, None)  # the old version's analysis can never be served again
         since = self._dirty_since.setdefault(doc.uri, now)
-        wait = self.wait_ms(doc)
-        if wait <= 0:
+        wait = self.wait_ms(doc, after_ms)
+        job = self._jobs.get(doc.uri)
+        if wait <= 0 and not (job is not None and job.work.running()):
             self.now(doc)
             return
         latest = since + (MAX_STALE_MS - 2 * self.cost_ms(doc)) / 1000
-        self._arm(doc, max(now, min(now + wait / 1000, latest)))
+        when = max(now, min(now + wait / 1000, latest))
+        if job is not None and job.work.running():
+            # this document's analysis runs: the next one is armed when it ends (`_follow`). A timer now
+            # would queue one behind it on every key, each a turn of the loop (and the interpreter)
+            # taken from the running analysis: a 1M analysis took twice as long while typing.
+            self._disarm(doc.uri)
+            self._after_run[doc.uri] = when
+            return
+        self._arm(doc, when)
 
     def now(self, doc: "OpenDocument") -> None:
         """Validate the current version at once (open, save, settings changed)."""
@@ -193,6 +231,7 @@ class Scheduler:
             job.work.cancel()  # only takes effect while it waits in the queue; a running one finishes
         self._disarm(doc.uri)
         self._dirty_since.pop(doc.uri, None)  # this snapshot covers every change so far
+        self._after_run.pop(doc.uri, None)
         snap = self.snapshot(doc)
         self.passes.busy()
         work = self.executor.submit(self._run, snap)
@@ -218,7 +257,8 @@ class Scheduler:
         job = self._jobs.pop(uri, None)
         if job is not None and not job.waiters:
             job.work.cancel()  # a request waiting for it gets its answer (about the closed text), not a cancel
-        for d in (self._docs, self._results, self._newest, self._dirty_since, self._cost_ms, self._newest_shown):
+        for d in (self._docs, self._results, self._newest, self._dirty_since, self._last_change, self._after_run,
+                  self._shown_base, self._cost_ms, self._newest_shown):
             d.pop(uri, None)
 
     def shown(self, uri: str, version: int) -> None:
@@ -235,7 +275,8 @@ class Scheduler:
         started = time.perf_counter()
         analysis, diagnostics = self._compute(snap)
         # the result does not keep the analysis it was made from (two versions' analyses alive at once)
-        return Result(replace(snap, previous=None), analysis, diagnostics, (time.perf_counter() - started) * 1000)
+        return Result(replace(snap, previous=None, shown=None, edits=None), analysis, diagnostics,
+                      (time.perf_counter() - started) * 1000)
 
     def _finished(self, job: _Job, future: asyncio.Future) -> None:
         uri = job.snapshot.uri
@@ -244,15 +285,15 @@ class Scheduler:
         try:
             if future.cancelled():
                 return
+            doc = self._docs.get(uri)
             exc = future.exception()
             if exc is not None:
                 log.error("analysis of %s version %s failed: %r", uri, job.snapshot.version, exc)
                 self._newest.pop(uri, None)  # the next analysis starts from nothing, not from the same base
-                return
-            result: Result = future.result()
-            doc = self._docs.get(uri)
-            if doc is job.doc:  # else closed (or closed and opened again) meanwhile
-                self._land(doc, result)
+            elif doc is job.doc:  # else closed (or closed and opened again) meanwhile
+                self._land(doc, future.result())
+            if doc is job.doc:
+                self._follow(doc)
         finally:
             if not self._jobs and not self._timers:
                 self.passes.idle()  # nothing waits or runs: the collector's full pass may come (collector.py)
@@ -268,20 +309,35 @@ class Scheduler:
         is_current = result.snapshot.key == self._key(doc) and result.snapshot.text is doc.text
         log.debug("analysis of %s v%s took %.0f ms (%s)", uri, result.snapshot.version, result.ms,
                   "current" if is_current else f"document at v{doc.version}")
+        base = self._shown_base.get(uri)
+        if base is None or result.snapshot.version >= base[0]:
+            self._shown_base[uri] = (result.snapshot.version, result.snapshot.key[_SETTINGS], result.diagnostics)
         newest = self._newest.get(uri)
         if newest is None or result.snapshot.version >= newest.snapshot.version:
             if result.analysis is not None and result.analysis.reusable:
                 self._newest[uri] = result  # the one analysis held besides a current one: the next one's base
-            else:  # (a graph's is not: it is dropped once the text changes, as the current one is)
+            else:  # (one that gives the next nothing, e.g. of a text with no clean reading yet: dropped)
                 self._newest.pop(uri, None)
         if is_current:
             self._results[uri] = result
             self._disarm(uri)
             self._dirty_since.pop(uri, None)
+            self._after_run.pop(uri, None)
         if result.snapshot.version >= self._newest_shown.get(uri, -(2**31)):
             self._on_result(result, is_current)
-        if not is_current and uri in self._dirty_since and uri not in self._timers and uri not in self._jobs:
-            self.changed(doc)  # a change came while this ran and its wait is over: take it now
+
+    def _follow(self, doc: "OpenDocument") -> None:
+        """An analysis of the document ended: changes that came while it ran are validated when their
+        wait is over (at once when it is), as if no analysis had run."""
+        uri = doc.uri
+        when = self._after_run.pop(uri, None)
+        if uri not in self._dirty_since or uri in self._timers or uri in self._jobs:
+            return
+        now = asyncio.get_running_loop().time()
+        if when is None:  # a change whose timer ran out meanwhile: take it now (as one that came quickly)
+            self._wait(doc, now, 0.0)
+        else:
+            self._arm(doc, max(now, when))
 
     def _arm(self, doc: "OpenDocument", when: float) -> None:
         self._disarm(doc.uri)

@@ -195,7 +195,7 @@ def test_readme_snippets_name_what_the_hooks_file_and_the_action_declare():
     assert {h["id"] for h in repo["hooks"]} == set(hooks())
     action = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
     steps = workflow["jobs"]["grooph"]["steps"]
-    ours = next(s for s in steps if s.get("uses", "").startswith("OWNER/grooph-lsp@"))
+    ours = next(s for s in steps if s.get("uses", "").startswith("grooph/grooph-lsp@"))
     assert set(ours["with"]) <= set(action["inputs"]) and ours["with"]["format"] in ("github", "sarif")
     upload = next(s for s in steps if s.get("uses", "").startswith("github/codeql-action/upload-sarif"))
     assert upload["with"]["sarif_file"] == "${{ steps.%s.outputs.sarif-file }}" % ours["id"]

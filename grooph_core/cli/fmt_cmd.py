@@ -15,11 +15,12 @@ import sys
 
 from grooph_core.cli import usage_error
 from grooph_core.cli.args import UsageError, parse_args
+from grooph_core.cli.discover import SKIPPED_FOLDERS
 from grooph_core.cli.files import is_kept_graph, kept_graph_refusal, write_text
 from grooph_core.cli.validate_cmd import print_listing
 from grooph_core.schema.canonical import canonical_text
 from grooph_core.schema.check import schema_issues
-from grooph_core.source.kinds import is_map_value
+from grooph_core.source.kinds import GRAPH_SUFFIX, MAP_SUFFIX, is_map_value
 from grooph_core.source.load import Loaded, NoSuchFile, read_document
 from grooph_core.source.text import js_number
 
@@ -48,17 +49,18 @@ Examples:
   grooph fmt --check fixtures/valid fixtures/maps/valid
 """
 
-DOC_SUFFIXES = (".grooph.json", ".grooph-map.json")
+DOC_SUFFIXES = (GRAPH_SUFFIX, MAP_SUFFIX)  # fmt formats graphs and maps only (cli.md §0.4)
 MAX_SAFE_INTEGER = 2**53
 
 
 def _expand(paths: list[str]) -> list[str]:
-    """Paths as typed; a folder becomes the grooph documents below it, sorted."""
+    """Paths as typed; a folder becomes the grooph documents below it, sorted (the folders `validate`'s walk
+    never enters, version-control metadata, are skipped here too)."""
     out: list[str] = []
     for p in paths:
         if os.path.isdir(p):
             for root, dirs, files in os.walk(p):
-                dirs.sort()
+                dirs[:] = sorted(d for d in dirs if d not in SKIPPED_FOLDERS)
                 out.extend(os.path.join(root, f) for f in sorted(files) if f.lower().endswith(DOC_SUFFIXES))
         else:
             out.append(p)

@@ -6,6 +6,7 @@ the server is installed. `python -m grooph_core.ide.code_docs` rewrites it; a te
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 from grooph_core.issues import CODES
@@ -21,7 +22,9 @@ def anchor(code: str) -> str:
     return code.lower()
 
 
+@cache
 def page_uri(code: str) -> str:
+    """The code's link (one string per code: every diagnostic of a code shares it)."""
     return PAGE.as_uri() + "#" + anchor(code)
 
 

@@ -7,12 +7,18 @@ the order lives (the pipeline runs it, the tests read `rule_order(RULES)`).
 `by_position` (neighbouring formats): the pipeline orders the rule's issues by their position in the
 text (the spec's "all of one code, in document order") instead of keeping the rule's own order
 (`Workflow::check()`'s). `export`: the rule runs only with the export flag (graph.md §3.3 rule 10).
+
+`reads` (graphs and maps, issue 33): what of the document the rule's findings can depend on — the root's
+members it reads (key `""`) and, per top-level list, the fields of its items (`"*"`: every field, or their
+order), whether read directly or through the shared index. `rules/rule_memo.py` keeps a rule's findings
+from one version to the next when none of these changed; None (the default) means "not declared": the rule
+always runs. `tests/core/rules/test_rule_reads.py` proves each declaration by recording what the rule reads.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Mapping
 
 from grooph_core.issues import Issue
 
@@ -23,6 +29,14 @@ class Rule:
     codes: tuple[str, ...]
     by_position: bool = True
     export: bool = False
+    reads: Mapping[str, frozenset[str]] | None = None
+
+
+def reads(root: Iterable[str] = (), **lists: Iterable[str]) -> dict[str, frozenset[str]]:
+    """A rule's `reads`: the root's members, and per top-level list the fields of its items."""
+    out = {"": frozenset(root)}
+    out.update((name, frozenset(fields)) for name, fields in lists.items())
+    return out
 
 
 def rule_order(rules: Iterable[Rule], *, export: bool = True) -> tuple[str, ...]:
@@ -35,4 +49,4 @@ def rule_of(rules: Iterable[Rule], code: str) -> Rule | None:
     return next((r for r in rules if code in r.codes), None)
 
 
-__all__ = ["Rule", "rule_order", "rule_of"]
+__all__ = ["Rule", "reads", "rule_order", "rule_of"]

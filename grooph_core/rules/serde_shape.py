@@ -226,7 +226,12 @@ class _Walk:
                 self.add(p, f"{name}: expected a list, got {self.found(p, v)}", problem=_type_or_null(v),
                          expected="array")
                 return v
-            return _same_or(v, [self.check(t.item, x, f"{p}/{i}", name, depth + 1, flat) for i, x in enumerate(v)])
+            changed = []
+            for i, x in enumerate(v):
+                r = self.check(t.item, x, f"{p}/{i}", name, depth + 1, flat)
+                if r is not x:
+                    changed.append((i, r))
+            return _with_changes(v, changed)
         elif isinstance(t, RecordType):
             if type(v) is not dict:
                 if self.empty(p, v, flat):
@@ -242,13 +247,15 @@ class _Walk:
             if depth == 2 and self.entries is not None:  # a top-level map (statuses, roles …): entry by entry
                 self.entries[p] = {}
                 was = self.reused.get(p, {})
-                read = {k: self.entry(t.value, x, p, k, depth + 1, flat, was.get(k, _UNSEEN)) for k, x in v.items()}
+                changed = [(k, r) for k, x in v.items()
+                           if (r := self.entry(t.value, x, p, k, depth + 1, flat, was.get(k, _UNSEEN))) is not x]
             else:
-                read = {k: self.check(t.value, x, pointer_join(p, k), k, depth + 1, flat) for k, x in v.items()}
+                changed = [(k, r) for k, x in v.items()
+                           if (r := self.check(t.value, x, pointer_join(p, k), k, depth + 1, flat)) is not x]
             for k in v if self.lost_copies is not _no_lost else ():
                 for lost in self.lost_copies(pointer_join(p, k)):
                     self.check_lost(t.value, lost, pointer_join(p, k), k, depth + 1)
-            return _same_or(v, read)
+            return _with_changes(v, changed)
         elif isinstance(t, AltType):
             return self.alternatives(t, v, p, name, depth)
         elif isinstance(t, AnyType):
@@ -371,20 +378,20 @@ class _Walk:
                 return v
         if self.structs is not None:
             self.structs[p] = t
-        self.complex_keys(p, "field identifier")
-        for n, f in enumerate(t.fields):
+        if self.node_at is not None:  # only a YAML text has keys that are collections
+            self.complex_keys(p, "field identifier")
+        for n, f in (enumerate(t.fields) if any(r not in v for r in t.required) else ()):
             if f.required and f.name not in v:
                 self.add(p, f'{t.title} is missing the required field "{f.name}"', on_key=True,
                          at=pointer_join(p, f.name), problem="missing", field=f.name,
                          written_after=any(g.name in v for g in t.fields[n + 1:]))
         by_name = t.by_name
-        read: dict = {}
+        changed: list = []  # (key, reading) of the members whose reading is not the member itself
         plain, no_lost = self.plain, self.lost_copies is _no_lost
         for k, x in v.items():
             f = by_name.get(k)
             if plain and no_lost and f is not None and type(x) is str and type(f.type) is StrType:
-                read[k] = x  # what `check` answers, without the member's pointer
-                continue
+                continue  # what `check` answers (the string itself), without the member's pointer
             kp = pointer_join(p, k)
             if f is None:
                 if t.closed:
@@ -394,16 +401,17 @@ class _Walk:
                              suggestion=hint)
                 else:
                     self.ignored.append(kp)
-                read[k] = x
                 continue
             if f.nullable and (x is None if plain else self.absent(x, kp, k)):
-                read[k] = None
+                r = None
             else:
-                read[k] = self.check(f.type, x, kp, k, depth + 1, flat or f.flattened)
+                r = self.check(f.type, x, kp, k, depth + 1, flat or f.flattened)
             lost = () if no_lost else self.lost_copies(kp)
             if lost:  # refused ("duplicate field"); the editor reads the first copy, the one written first
-                read[k] = self.first_copy(f, lost[0], kp, k, depth + 1)
-        return _same_or(v, read)
+                r = self.first_copy(f, lost[0], kp, k, depth + 1)
+            if r is not x:
+                changed.append((k, r))
+        return _with_changes(v, changed)
 
     def entry(self, t: TypeDesc, x: Any, holder: str, name: str, depth: int, flat: bool, was: Any) -> Any:
         """`check` of the entry `name` of the top-level map at `holder`, reusing an earlier version's
@@ -514,19 +522,17 @@ class _Walk:
 _CONTAINERS = (dict, list)
 
 
-def _same_or(v, read):
-    """`v` itself when reading it changed none of its members (`is`), else `read`: the engine's value
-    shares what the text's value already holds (half the memory of a 1M workflow's value, issue 24),
-    and an entry kept by the incremental reader stays the same object for the rules."""
-    if type(read) is dict:
-        for k, x in read.items():
-            if v.get(k, _UNSEEN) is not x:
-                return read
-        return v if len(v) == len(read) else read
-    for a, b in zip(read, v):
-        if a is not b:
-            return read
-    return v if len(v) == len(read) else read
+def _with_changes(v, changed: list):
+    """`v` itself when reading it changed none of its members (`is`), else a copy with the `changed`
+    (key or index, reading) pairs put in: the engine's value shares what the text's value already holds
+    (half the memory of a 1M workflow's value, issue 24), an entry kept by the incremental reader stays
+    the same object for the rules, and a member read as itself costs no copy (issue 33)."""
+    if not changed:
+        return v
+    read = dict(v) if type(v) is dict else list(v)
+    for k, r in changed:
+        read[k] = r
+    return read
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ import re
 from collections import deque
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Iterable, Iterator, Mapping, Sequence
+from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 # graph.md §2.2 role families and §3.4 the harnesses with a compiler are facts of the model.
 from grooph_core.model.graph import CRITIC_ROLES, LEAD_ROLE, WRITER_ROLES
@@ -195,21 +195,17 @@ class GraphIndex:
         return reached_from(self, self.entries)
 
 
-def build_index(doc: dict) -> GraphIndex:
-    """Build the shared indexes of graph.md §2.1 (and §2.3, §2.6) in one pass over the document."""
-    if not isinstance(doc, dict):
-        doc = {}
-    nodes, edges, loops = items(doc, "nodes"), items(doc, "edges"), items(doc, "loops")
-    groups, policies = items(doc, "groups"), items(doc, "policies")
+def _positions(lst: list) -> dict[str, int]:
+    """id -> position of the first object carrying it (§0 "id lookup")."""
+    pos: dict[str, int] = {}
+    for i, obj in enumerate(lst):
+        k = str_id(obj)
+        if k is not None and k not in pos:
+            pos[k] = i
+    return pos
 
-    def first_positions(lst: list) -> dict[str, int]:
-        pos: dict[str, int] = {}
-        for i, obj in enumerate(lst):
-            k = str_id(obj)
-            if k is not None and k not in pos:
-                pos[k] = i
-        return pos
 
+def _edge_ends(edges: list) -> tuple:
     incoming: dict[str, list[int]] = {}
     outgoing: dict[str, list[int]] = {}
     for i, e in enumerate(edges):
@@ -220,7 +216,10 @@ def build_index(doc: dict) -> GraphIndex:
             incoming.setdefault(t, []).append(i)
         if isinstance(f, str):
             outgoing.setdefault(f, []).append(i)
+    return incoming, outgoing
 
+
+def _loop_facts(loops: list) -> tuple:
     back: set[str] = set()
     members: list[frozenset[str]] = []
     exits: list[tuple[str, ...]] = []
@@ -236,29 +235,80 @@ def build_index(doc: dict) -> GraphIndex:
         ex = tuple(_exits(loop, m))
         exits.append(ex)
         all_exits.update(ex)
+    return frozenset(back), tuple(members), tuple(exits), frozenset(all_exits), by_member
 
+
+def _graph_id(doc: dict) -> str:
     gid = doc.get("id")
-    return GraphIndex(
-        doc=doc,
-        graph_id=gid if isinstance(gid, str) else "",
-        nodes=nodes,
-        edges=edges,
-        loops=loops,
-        groups=groups,
-        policies=policies,
-        node_pos=first_positions(nodes),
-        edge_pos=first_positions(edges),
-        loop_pos=first_positions(loops),
-        group_pos=first_positions(groups),
-        policy_pos=first_positions(policies),
-        incoming=incoming,
-        outgoing=outgoing,
-        back_ids=frozenset(back),
-        loop_members=tuple(members),
-        loop_exits=tuple(exits),
-        exit_ids=frozenset(all_exits),
-        loops_by_member=by_member,
-    )
+    return gid if isinstance(gid, str) else ""
+
+
+@dataclass(frozen=True)
+class IndexPart:
+    """Some fields of `GraphIndex`, built together by `build(doc)` (their values in order) from `reads` (as a
+    rule's `reads`: the root's members under "", per top-level list the fields of its items;
+    tests/core/rules/test_rule_reads.py proves them). The incremental analysis (issue 33) rebuilds only the
+    parts whose inputs an edit changed."""
+
+    fields: tuple[str, ...]
+    build: Callable[[dict], tuple]
+    reads: dict[str, frozenset[str]]
+
+
+def _position_part(list_name: str, field_name: str) -> IndexPart:
+    return IndexPart((field_name,), lambda doc: (_positions(items(doc, list_name)),),
+                     {list_name: frozenset({"id"})})
+
+
+INDEX_PARTS: tuple[IndexPart, ...] = (
+    IndexPart(("graph_id",), lambda doc: (_graph_id(doc),), {"": frozenset({"id"})}),
+    _position_part("nodes", "node_pos"),
+    _position_part("edges", "edge_pos"),
+    _position_part("loops", "loop_pos"),
+    _position_part("groups", "group_pos"),
+    _position_part("policies", "policy_pos"),
+    IndexPart(("incoming", "outgoing"), lambda doc: _edge_ends(items(doc, "edges")),
+              {"edges": frozenset({"from", "to"})}),
+    IndexPart(("back_ids", "loop_members", "loop_exits", "exit_ids", "loops_by_member"),
+              lambda doc: _loop_facts(items(doc, "loops")),
+              {"loops": frozenset({"back", "members", "stops"})}),
+)
+# GraphIndex fields that are the document's own objects (what is read through them is the reader's).
+_LISTS = ("nodes", "edges", "loops", "groups", "policies")
+# Fields computed on first use from the parts above (`reached`, `entries`): kept while no part changes.
+_CACHED = ("entries", "reached")
+
+
+def build_index(doc: dict) -> GraphIndex:
+    """Build the shared indexes of graph.md §2.1 (and §2.3, §2.6) in one pass over each list (the parts of
+    `INDEX_PARTS`, called directly: this runs on every analysis)."""
+    if not isinstance(doc, dict):
+        doc = {}
+    nodes, edges, loops = items(doc, "nodes"), items(doc, "edges"), items(doc, "loops")
+    groups, policies = items(doc, "groups"), items(doc, "policies")
+    return GraphIndex(doc, _graph_id(doc), nodes, edges, loops, groups, policies, _positions(nodes),
+                      _positions(edges), _positions(loops), _positions(groups), _positions(policies),
+                      *_edge_ends(edges), *_loop_facts(loops))
+
+
+def updated_index(old: GraphIndex, doc: dict, touched: Callable[[Mapping[str, frozenset[str]]], bool]) -> GraphIndex:
+    """The index of `doc`, a later version of `old.doc` with the same list lengths (issue 33): the parts
+    whose `reads` the edit `touched` are built again, the others (and the cached ones, when no part
+    changed) taken from `old`."""
+    fields: dict = {name: items(doc, name) for name in _LISTS}
+    rebuilt = False
+    for part in INDEX_PARTS:
+        if touched(part.reads):
+            fields.update(zip(part.fields, part.build(doc)))
+            rebuilt = True
+        else:
+            fields.update((k, getattr(old, k)) for k in part.fields)
+    new = GraphIndex(doc=doc, **fields)
+    if not rebuilt:
+        for k in _CACHED:
+            if k in old.__dict__:
+                new.__dict__[k] = old.__dict__[k]
+    return new
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ use the FIRST. Both tables are kept here so the two choices live in one place.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Callable, Literal, Mapping
 
 from grooph_core.source.text import is_blank, is_integer
 
@@ -148,12 +148,42 @@ def _id_tables(items: list) -> tuple[dict[str, int], dict[str, int]]:
     return last, first
 
 
+# The id tables of `MapIndex`, per list (issue 33): (list, its last-holder field, its first-holder field or
+# None). Each reads only its items' `id` (tests/core/rules/test_rule_reads.py proves it), so an edit that
+# changes no id of a list keeps that list's tables (`updated_map_index`; `map_index` builds them directly).
+MAP_INDEX_PARTS: tuple[tuple[str, str, str | None], ...] = (
+    ("lanes", "lanes", None), ("sessions", "sessions", "first_sessions"), ("people", "people", "first_people"),
+)
+MAP_INDEX_READS: dict[str, frozenset[str]] = {name: frozenset({"id"}) for name, _, _ in MAP_INDEX_PARTS}
+
+
+def _tables(doc: dict, old: MapIndex | None = None, touched: Callable[[Mapping[str, frozenset[str]]], bool] | None = None) -> dict:
+    fields: dict = {}
+    for name, last, first in MAP_INDEX_PARTS:
+        if old is not None and touched is not None and not touched({name: MAP_INDEX_READS[name]}):
+            fields[last] = getattr(old, last)
+            if first is not None:
+                fields[first] = getattr(old, first)
+            continue
+        tables = _id_tables(_items(doc, name))
+        fields[last] = tables[0]
+        if first is not None:
+            fields[first] = tables[1]
+    return fields
+
+
 def map_index(doc: dict) -> MapIndex:
     """Build the id tables of a map (map.md §0: insert in document order, so the last holder wins)."""
     lanes, _ = _id_tables(_items(doc, "lanes"))
     sessions, first_sessions = _id_tables(_items(doc, "sessions"))
     people, first_people = _id_tables(_items(doc, "people"))
     return MapIndex(doc, lanes, sessions, people, first_sessions, first_people)
+
+
+def updated_map_index(old: MapIndex, doc: dict, touched: Callable[[Mapping[str, frozenset[str]]], bool]) -> MapIndex:
+    """The index of `doc`, a later version of `old.doc` with the same list lengths (issue 33): the tables of
+    a list whose ids the edit `touched` are built again, the others taken from `old`."""
+    return MapIndex(doc, **_tables(doc, old, touched))
 
 
 # --- sessions and families (map.md §3.2) ---------------------------------------------------------

@@ -105,7 +105,7 @@ def _parse(text: str, max_chars: int, max_depth: int) -> ParsedText:
         )
         return ParsedText(None, False, (issue,), (), SourceMap(text, None), text)
 
-    reader = _reader()
+    reader = strict_reader()
     try_root = False
     try:
         value = reader.loads(text)
@@ -203,8 +203,8 @@ def _explain(text: str, max_depth: int, error: Exception) -> str:
 _local = threading.local()
 
 
-def _reader() -> StrictReader:
-    """One strict reader per thread (it keeps a note between its hooks and the caller)."""
+def strict_reader() -> StrictReader:
+    """This thread's strict reader (one per thread: it keeps a note between its hooks and the caller)."""
     r = getattr(_local, "reader", None)
     if r is None:
         r = _local.reader = StrictReader()

@@ -18,7 +18,7 @@ import threading
 
 import json
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 
 from grooph_core.source.text import pointer_escape, pointer_split
 
@@ -115,6 +115,65 @@ class SourceMap:
         while end > start and text[end - 1] in " \t\n\r":
             end -= 1
         return cls(text, (start, end))
+
+    # -- an edit inside one value (json_splice) ----------------------------------------------
+
+    def edited_value(self, start: int, end: int) -> tuple[int, str, tuple[int, int] | None, int, int] | None:
+        """Where an edit replacing [start, end) of this map's text lies strictly inside one value (its
+        first and last characters left as they are) of a root object: (i, name, items, a, b) for the
+        value of member i (`name` its key). When that value is an array, `items` is (j1, j2): the edit
+        lies after the end of item j1 - 1 and before the start of item j2 (at least a character away
+        from each), and [a, b) is the text between them (from the `[` or to the `]` at the ends); else
+        `items` is None and [a, b) is the value. None when the edit touches anything else (a key, the
+        space between members, the root's brackets)."""
+        with self._lock:
+            root = self._root()
+            if root is None or not root.is_obj or not root.lazy:
+                return None
+            i = self._entry_at(root, start)
+            if i is None:
+                return None
+            vs, ve = root.vstarts[i], root.vends[i]
+            if vs is None or ve is None or not (vs < start and end < ve):
+                return None
+            kid = self._kid(root, i)
+            if kid is None or kid.is_obj:
+                return i, root.names[i], None, vs, ve
+            if not kid.complete:
+                self._extend(kid)
+            j1 = bisect_left(kid.vends, start)  # the items ending before the edit's start
+            j2 = bisect_right(kid.vstarts, end)  # ... and those starting after its end: from j2 on
+            a = kid.vends[j1 - 1] if j1 else vs + 1
+            b = kid.vstarts[j2] if j2 < len(kid.vstarts) else ve - 1
+            return i, root.names[i], (j1, j2), a, b
+
+    def edited(self, text: str, i: int, d: int, items: tuple[int, int, list[Span]] | None = None) -> SourceMap:
+        """The map of `text`: this map's text with an edit inside the value of root member i (see
+        `edited_value`) that left a valid text `d` characters longer; `items` (j1, j2, spans): the array's
+        items j1 .. j2 - 1 became items at `spans` (offsets in `text`). The root's index is carried:
+        members and items before the edit keep their nodes (shared: both maps hold one lock, as a lazy
+        node indexes itself), those after it are seen `d` later (their containers' nodes below the top
+        level are dropped, made again on demand), the edited value's (or new items') nodes are made
+        again on demand. Every answer is a fresh map's of `text`; nothing is rescanned."""
+        with self._lock:
+            root = self._root_node
+            new_root = _moved(root, d, i + 1, keep_kids=True)
+            new_root.vends[i] += d
+            if items is None:
+                new_root.kids[i] = None
+            else:
+                j1, j2, spans = items
+                kid = _moved(root.kids[i], d, j2, keep_kids=False)
+                starts = [a for a, _ in spans]
+                kid.vstarts[j1:j2] = starts
+                kid.estarts[j1:j2] = starts
+                kid.vends[j1:j2] = [b for _, b in spans]
+                kid.kids[j1:j2] = [None] * len(spans)
+                new_root.kids[i] = kid
+        start, end = self._root_span
+        out = SourceMap(text, (start, end + d), new_root)
+        out._lock = self._lock
+        return out
 
     # -- pointers -> spans -------------------------------------------------------------------
 
@@ -318,3 +377,28 @@ class SourceMap:
             node = kid
             if node.is_obj:
                 found = pointer
+
+
+def _moved(node: Node, d: int, first: int, *, keep_kids: bool, whole: bool = False) -> Node:
+    """A copy of a node after an edit that changed the text's length by `d`: its members from `first` on
+    lie after the edit and move by `d`, as does the node's end (and its start too when `whole`: the
+    node lies after the edit). Members before `first` keep their offsets and nodes; the nodes of those
+    moved are moved copies when `keep_kids` (one level: their own kids are dropped), else dropped."""
+    n = Node.__new__(Node)
+    n.is_obj, n.depth, n.closed, n.lazy, n.complete = node.is_obj, node.depth, node.closed, node.lazy, node.complete
+    n.start = node.start + d if whole else node.start
+    n.end = None if node.end is None else node.end + d
+    n.limit = None if node.limit is None else node.limit + d
+    n.scan_pos = node.scan_pos + d  # past the edit (the member it lies in is indexed)
+    n.names = node.names[:]
+    n.index = dict(node.index)
+    n.kspans = node.kspans[:first] + [(a + d, b + d) for a, b in node.kspans[first:]]
+    n.vstarts = node.vstarts[:first] + [x + d for x in node.vstarts[first:]]
+    n.vends = node.vends[:first] + [x + d for x in node.vends[first:]]
+    n.estarts = node.estarts[:first] + [x + d for x in node.estarts[first:]]
+    after = node.kids[first:]
+    if keep_kids:
+        n.kids = node.kids[:first] + [None if k is None else _moved(k, d, 0, keep_kids=False, whole=True) for k in after]
+    else:
+        n.kids = node.kids[:first] + [None] * len(after)
+    return n

@@ -96,7 +96,7 @@ class Scalar:
 
 class Spans:
     """A read-only view of a node's key or value spans, (start, end) tuples read out of the node's one
-    flat array of offsets (`YNode.buf`: 4 bytes an offset instead of a tuple of two ints, about 110;
+    flat array of offsets (`_Node.buf`: 4 bytes an offset instead of a tuple of two ints, about 110;
     issue 24). `first` is where member 0's span stands in it, `stride` the offsets a member takes."""
 
     __slots__ = ("_offsets", "_first", "_stride", "_n")
@@ -146,35 +146,26 @@ def offsets_code(length: int) -> str:
 _STR_TAG = YAML_TAG + "str"
 
 
-class YNode:
-    """One mapping or sequence of the text, compact (a 1M workflow has 31,000; issue 24):
+class _Node:
+    """What every node of a reading answers (a mapping's or a sequence's spans, keys and members), read
+    from `buf[at:]`: the node's start and end, then per member its key's start and end and its value's
+    (a mapping), or its value's (a sequence). The nodes are `TableNode` (the reader's) and `YNode` (a
+    node `yaml_splice` builds), with `is_obj`, `buf`, `at`, `names`, `_index`, `count`, `kid`, `scalar_at`.
 
-    - `buf[at:]`: flat offsets, the node's start and end, then per member its key's start and end and
-      its value's (a mapping), or its value's (a sequence); `buf` is the whole reading's array (one for
-      all its nodes; a node `yaml_splice` builds has its own), `spans` a copy of the node's part;
     - `names`: the keys in text order (a tuple of strings; () for a sequence); a key written twice has a
       member per copy, and `find` gives its last copy (the one a map keeps, workflow.md §0);
-    - `items`: per member its child collection (a `YNode`), or its scalar as written (a `Scalar`), or
-      None (a recursive alias);
+    - per member its child collection (`kid`), or its scalar as written (`scalar_at`, a `Scalar`), or
+      neither (a recursive alias);
     - `lost` and `complex` (earlier copies of a duplicated key, keys that are collections): () but on
-      the rare node that has them (`_YNodeOdd`).
+      the rare node that has them.
 
-    `kspans`, `vspans`, `kids`, `scalars` and `index` are views of these, for the reader's callers."""
+    `spans`, `kspans`, `vspans`, `kids`, `scalars`, `items` and `index` are views of these, for the
+    reader's callers."""
 
-    __slots__ = ("is_obj", "buf", "at", "names", "items", "_index")
-    lost: tuple | list = ()  # earlier copies of a duplicated key: (name, value, node, scalar)
-    complex: tuple | list = ()  # keys that are a list or a mapping: (span, "sequence" | "map")
+    __slots__ = ()
 
     # a mapping of more members than this keeps a dict from key to member; a smaller one is searched
     _INDEXED = 8
-
-    def __init__(self, is_obj: bool, buf: array, at: int, names: tuple, items: tuple, index: dict | None = None):
-        self.is_obj = is_obj
-        self.buf = buf
-        self.at = at
-        self.names = names
-        self.items = items
-        self._index = index if index is not None or len(names) <= self._INDEXED else _index_of(names)
 
     @property
     def start(self) -> int:
@@ -188,10 +179,7 @@ class YNode:
     def spans(self) -> array:
         """The node's offsets (start, end, its members'), a copy."""
         at = self.at
-        return self.buf[at:at + 2 + (4 if self.is_obj else 2) * len(self.items)]
-
-    def count(self) -> int:
-        return len(self.items)
+        return self.buf[at:at + 2 + (4 if self.is_obj else 2) * self.count()]
 
     def key(self, i: int) -> str:
         """The key of a mapping's member `i` (a duplicated key has a member per copy)."""
@@ -207,41 +195,35 @@ class YNode:
 
     def kspan(self, i: int) -> Span:
         at = self.at + 2 + 4 * i
-        return self.buf[at], self.buf[at + 1]
+        buf = self.buf
+        return buf[at], buf[at + 1]
 
     def vspan(self, i: int) -> Span:
         at = self.at + (4 + 4 * i if self.is_obj else 2 + 2 * i)
-        return self.buf[at], self.buf[at + 1]
-
-    def kid(self, i: int):
-        x = self.items[i]
-        return None if x is None or type(x) is Scalar else x
-
-    def scalar_at(self, i: int) -> Scalar | None:
-        x = self.items[i]
-        return x if type(x) is Scalar else None
+        buf = self.buf
+        return buf[at], buf[at + 1]
 
     def starts(self) -> array:
         """The members' start offsets (their keys' in a mapping), for a bisection."""
-        at, n = self.at + 2, len(self.items)
+        at, n = self.at + 2, self.count()
         return self.buf[at:at + 4 * n:4] if self.is_obj else self.buf[at:at + 2 * n:2]
 
     @property
     def kspans(self) -> Spans:
-        return Spans(self.buf, self.at + 2, 4, len(self.items) if self.is_obj else 0)
+        return Spans(self.buf, self.at + 2, 4, self.count() if self.is_obj else 0)
 
     @property
     def vspans(self) -> Spans:
-        n = len(self.items)
+        n = self.count()
         return Spans(self.buf, self.at + 4, 4, n) if self.is_obj else Spans(self.buf, self.at + 2, 2, n)
 
     @property
     def kids(self) -> list:
-        return [None if x is None or type(x) is Scalar else x for x in self.items]
+        return [self.kid(i) for i in range(self.count())]
 
     @property
     def scalars(self) -> list:
-        return [x if type(x) is Scalar else None for x in self.items]
+        return [self.scalar_at(i) for i in range(self.count())]
 
     @property
     def index(self) -> dict[str, int]:
@@ -254,24 +236,126 @@ class YNode:
         return self._index
 
 
-class _YNodeOdd(YNode):
-    """A node with earlier copies of a key or keys that are collections (rare: they are kept apart)."""
+class _Table:
+    """The collections of one reading, as flat tables rather than an object per collection (a 1M
+    workflow has 31,000 collections and 130,000 members; issue 33 item 3): per node (numbered in the
+    order they close) where its offsets stand in `buf`, its first member, its member count, its keys
+    and whether it is a mapping; per member its child node (-1: none) and its `Scalar` (or None). A
+    collection of scalars only shares the member rows of an equal one read before (`{target: x}`,
+    `[reviewer]` repeat). The rare node with a key index, lost copies or complex keys has it in a dict."""
 
-    __slots__ = ("lost", "complex")
+    __slots__ = ("buf", "at", "first", "n", "names", "obj", "kids", "scalars", "index", "odd")
+
+    def __init__(self, code: str) -> None:
+        self.buf = array(code)  # every node's offsets
+        self.at = array(code)
+        self.first = array(code)
+        self.n = array(code)
+        self.names: list[tuple] = []
+        self.obj = bytearray()
+        self.kids = array(code)
+        self.scalars: list = []
+        self.index: dict[int, dict[str, int]] = {}
+        self.odd: dict[int, tuple[list, list]] = {}  # node -> (lost, complex)
+
+    def fit(self) -> None:
+        """Drop the room the tables grew into (a list or an array over-allocates as it grows)."""
+        for name in ("buf", "at", "first", "n", "names", "kids", "scalars"):
+            setattr(self, name, getattr(self, name)[:])
+
+
+class TableNode(_Node):
+    """The reader's node `k` of a reading's `_Table`: a view, made when asked for (two references)."""
+
+    __slots__ = ("t", "k")
+
+    def __init__(self, t: _Table, k: int) -> None:
+        self.t = t
+        self.k = k
+
+    @property
+    def is_obj(self) -> bool:
+        return self.t.obj[self.k] == 1
+
+    @property
+    def buf(self) -> array:
+        return self.t.buf
+
+    @property
+    def at(self) -> int:
+        return self.t.at[self.k]
+
+    @property
+    def names(self) -> tuple:
+        return self.t.names[self.k]
+
+    @property
+    def _index(self) -> dict[str, int] | None:
+        return self.t.index.get(self.k)
+
+    @property
+    def lost(self) -> list:
+        """Earlier copies of a duplicated key: (name, value, node, scalar)."""
+        odd = self.t.odd.get(self.k)
+        return odd[0] if odd is not None else ()
+
+    @property
+    def complex(self) -> list:
+        """Keys that are a list or a mapping: (span, "sequence" | "map")."""
+        odd = self.t.odd.get(self.k)
+        return odd[1] if odd is not None else ()
+
+    def count(self) -> int:
+        return self.t.n[self.k]
+
+    def kid(self, i: int):
+        t = self.t
+        c = t.kids[t.first[self.k] + i]
+        return None if c < 0 else TableNode(t, c)
+
+    def scalar_at(self, i: int) -> Scalar | None:
+        t = self.t
+        return t.scalars[t.first[self.k] + i]
+
+    @property
+    def items(self) -> tuple:
+        """Per member its child node, or its `Scalar`, or None."""
+        t, m = self.t, self.t.first[self.k]
+        kids, scalars = t.kids, t.scalars
+        return tuple(scalars[j] if kids[j] < 0 else TableNode(t, kids[j]) for j in range(m, m + t.n[self.k]))
+
+
+class YNode(_Node):
+    """A node with its own parts (`yaml_splice` builds them: a mapping whose member was re-read):
+    `buf[at:]` its offsets, `items` per member its child node, its `Scalar`, or None."""
+
+    __slots__ = ("is_obj", "buf", "at", "names", "items", "_index")
+    lost: tuple | list = ()
+    complex: tuple | list = ()
+
+    def __init__(self, is_obj: bool, buf: array, at: int, names: tuple, items: tuple, index: dict | None = None):
+        self.is_obj = is_obj
+        self.buf = buf
+        self.at = at
+        self.names = names
+        self.items = items
+        self._index = index if index is not None or len(names) <= self._INDEXED else _index_of(names)
+
+    def count(self) -> int:
+        return len(self.items)
+
+    def kid(self, i: int):
+        x = self.items[i]
+        return None if x is None or type(x) is Scalar else x
+
+    def scalar_at(self, i: int) -> Scalar | None:
+        x = self.items[i]
+        return x if type(x) is Scalar else None
 
 
 def _index_of(names) -> dict[str, int]:
     """key -> its last copy's member."""
     return {n: i for i, n in enumerate(names)}
-
-
-def make_node(is_obj: bool, buf: array, at: int, names: tuple, items: tuple, lost=(), complex=()) -> YNode:
-    """A `YNode`; with `lost` (a key written twice) it always keeps an index (`find` takes the last copy)."""
-    if not lost and not complex:
-        return YNode(is_obj, buf, at, names, items)
-    node = _YNodeOdd(is_obj, buf, at, names, items, _index_of(names) if lost else None)
-    node.lost, node.complex = lost, complex
-    return node
 
 
 class YamlSourceMap:
@@ -812,16 +896,17 @@ class _Builder:
         self.values = 0  # the document's values, once built (aliases expanded)
         self.problems: list[Issue] = []
         self.too_many = False
-        self.copies: dict[int, dict[str, list[Span]]] = {}  # id(YNode) -> key -> its copies' key spans
+        self.copies: dict[int, dict[str, list[Span]]] = {}  # node -> key -> its copies' key spans
         # (text, plain, tag) -> (its Scalar, its value): equal scalars are one object, and so are their
         # texts (keys, status names, tags repeat: a 1M workflow's 100,000 scalars are 20,000)
         self.written: dict[tuple, tuple] = {}
-        # a collection of scalars only, by its keys and scalars (each one object, above) -> (its members,
-        # its value): equal ones share them (`{role: reviewer, session: reviewer}`, `[reviewer]` repeat;
-        # values are never mutated, as an alias shares its value); and a mapping's keys, one tuple
+        # a collection of scalars only, by its keys and scalars (each one object, above) -> (its first
+        # member row, its value): equal ones share them (`{role: reviewer, session: reviewer}`,
+        # `[reviewer]` repeat; values are never mutated, as an alias shares its value); and a mapping's
+        # keys, one tuple
         self.leaves: dict[tuple, tuple] = {}
         self.names: dict[tuple, tuple] = {}
-        self.buf = array(offsets_code(len(text)))  # every node's offsets (YNode.buf)
+        self.t = _Table(offsets_code(len(text)))  # the reading's nodes
 
     def scalar_span(self, node: ScalarNode) -> Span:
         s, e = node.start_mark.index, node.end_mark.index
@@ -868,23 +953,25 @@ class _Builder:
             if done[key][3] > self.max_values:
                 self.too_many = True
                 return None, None, None
-        value, ynode, span, self.values, _ = done[id(root)]
+        value, k, span, self.values, _ = done[id(root)]
+        self.t.fit()
+        ynode = None if k is None else TableNode(self.t, k)
         if self.copies and ynode is not None:
             self.problems += self.duplicate_keys(ynode)
         return value, ynode, span
 
-    def duplicate_keys(self, root: YNode) -> list[Issue]:
+    def duplicate_keys(self, root: TableNode) -> list[Issue]:
         """W_DUPLICATE_KEY at every copy of a key written twice in one mapping (workflow.md §0), the later
         one kept; the pipeline turns those of a struct into its `_SCHEMA` "duplicate field" error."""
         out: list[Issue] = []
         seen: set[int] = set()
-        stack: list[tuple[YNode, str]] = [(root, "")]
+        stack: list[tuple[TableNode, str]] = [(root, "")]
         while stack:
             node, pointer = stack.pop()
-            if id(node) in seen:  # an aliased mapping: its copies are said once
+            if node.k in seen:  # an aliased mapping: its copies are said once
                 continue
-            seen.add(id(node))
-            for name, spans in self.copies.get(id(node), {}).items():
+            seen.add(node.k)
+            for name, spans in self.copies.get(node.k, {}).items():
                 out += _duplicate_key_issues(self.text, name, spans, pointer + "/" + pointer_escape(name))
             for i in range(node.count()):
                 kid = node.kid(i)
@@ -892,26 +979,46 @@ class _Builder:
                     stack.append((kid, pointer + "/" + (pointer_escape(node.names[i]) if node.is_obj else str(i))))
         return out
 
-    def leaf(self, items: tuple, value, names: int) -> tuple:
-        """(items, value) of a collection, those of an equal one read before when it holds only scalars
-        (`names`: the id of its keys' tuple, 0 for a sequence)."""
-        for x in items:
-            if type(x) is not Scalar:
-                return items, value
-        key = (names, *map(id, items))
-        hit = self.leaves.get(key)
-        if hit is None:
-            hit = self.leaves[key] = (items, value)
-        return hit
+    def node(self, is_obj: bool, offsets: list, names: tuple, kids: list, scalars: list, value, lost=(),
+             complex_keys=()) -> tuple[int, object]:
+        """(its number, its value) of a new row of the table; a collection of scalars only takes the member
+        rows and the value of an equal one read before (`leaves`)."""
+        t = self.t
+        first = -1
+        if not lost and not complex_keys and all(s is not None for s in scalars):
+            key = (is_obj, id(names), *map(id, scalars))
+            hit = self.leaves.get(key)
+            if hit is None:
+                self.leaves[key] = (len(t.kids), value)
+            else:
+                first, value = hit
+        if first < 0:
+            first = len(t.kids)
+            t.kids.extend(kids)
+            t.scalars += scalars
+        k = len(t.at)
+        t.at.append(len(t.buf))
+        t.buf.extend(offsets)
+        t.first.append(first)
+        t.n.append(len(kids))
+        t.names.append(names)
+        t.obj.append(1 if is_obj else 0)
+        if lost or (is_obj and len(names) > _Node._INDEXED):
+            t.index[k] = _index_of(names)  # (the last copy of a key written twice)
+        if lost or complex_keys:
+            t.odd[k] = (lost, complex_keys)
+        return k, value
 
     def close(self, node, done) -> tuple:
         flow = bool(node.flow_style)
         start = node.start_mark.index
         is_obj = node.id == "mapping"
-        offsets = [start, start]  # the node's start and end, then its members' (YNode.spans)
-        items: list = []
+        offsets = [start, start]  # the node's start and end, then its members' (_Node)
+        kids: list[int] = []  # per member its child node, or -1
+        scalars: list = []  # per member its Scalar, or None
         size = 1
         last_end = start
+        t = self.t
         if is_obj:
             value: object = {}
             names: list[str] = []
@@ -931,41 +1038,37 @@ class _Builder:
                 j = index.get(name)
                 if j is not None:  # the later copy wins (a map); a struct refuses it (rules/serde_shape)
                     copies.setdefault(name, [(offsets[2 + 4 * j], offsets[3 + 4 * j])]).append(ks)
-                    x = items[j]
-                    lost.append((name, value.pop(name), x if type(x) is YNode or type(x) is _YNodeOdd else None,  # type: ignore[attr-defined]
-                                 x if type(x) is Scalar else None))
+                    lost.append((name, value.pop(name), None if kids[j] < 0 else TableNode(t, kids[j]),  # type: ignore[attr-defined]
+                                 scalars[j]))
                 index[name] = len(names)
                 names.append(name)
                 offsets += (ks[0], ks[1], vs[0], vs[1])
-                items.append(written if kid is None else kid)
+                kids.append(-1 if kid is None else kid)
+                scalars.append(written if kid is None else None)
                 value[name] = v  # type: ignore[index]
                 size += n
             end = node.end_mark.index if flow and node.end_mark is not None else last_end
             offsets[1] = end
             names_t = tuple(names)
             names_t = self.names.setdefault(names_t, names_t)
-            items_t = tuple(items)
-            if not lost and not complex_keys:
-                items_t, value = self.leaf(items_t, value, id(names_t))
-            y = make_node(True, self.buf, len(self.buf), names_t, items_t, lost, complex_keys)
-            self.buf.extend(offsets)
+            k, value = self.node(True, offsets, names_t, kids, scalars, value, lost, complex_keys)
             if copies:
-                self.copies[id(y)] = copies
+                self.copies[k] = copies
         else:
             value = []
             for vnode in node.value:
                 v, kid, vs, n, written = done[id(vnode)]
                 last_end = max(last_end, vs[1])
                 offsets += vs
-                items.append(written if kid is None else kid)
+                kids.append(-1 if kid is None else kid)
+                scalars.append(written if kid is None else None)
                 value.append(v)  # type: ignore[union-attr]
                 size += n
             end = node.end_mark.index if flow and node.end_mark is not None else last_end
             offsets[1] = end
-            items_t, value = self.leaf(tuple(items), value, 0)
-            y = YNode(False, self.buf, len(self.buf), (), items_t)
-            self.buf.extend(offsets)
-        return value, y, (start, end), size, None
+            # (a copy is exactly as long as the list: one grown by appends keeps room for 4 at least)
+            k, value = self.node(False, offsets, (), kids, scalars, value.copy())
+        return value, k, (start, end), size, None
 
 
 def _line_col(text: str, i: int) -> str:

@@ -34,33 +34,15 @@ from array import array
 from bisect import bisect_right
 
 from grooph_core.source.json_reader import ParsedText
+from grooph_core.source.text import edited_span
 from grooph_core.source.yaml_reader import MAX_VALUES, Scalar, YamlSourceMap, YNode, open_at_end, offsets_code
 
 Span = tuple[int, int]
 
-_BLOCK = 4096  # characters compared at a time when looking for the edit
 # `---` or `...` at a line's start ends the document in the whole text, not in the entry read alone
 _DOCUMENT_MARK = re.compile(r"^(?:---|\.\.\.)(?=[ \t\r\n]|$)", re.M)
 # a block scalar that keeps its trailing line breaks (`|+`, `>2+`) owns the blank lines after it
 _KEEP_CHOMPING = re.compile(r"[|>][1-9]?\+")
-
-
-def edited_span(old: str, new: str) -> tuple[int, int, int]:
-    """(start, old end, new end) of the one replacement that turns `old` into `new`: the longest common
-    prefix and, after it, the longest common suffix."""
-    n = min(len(old), len(new))
-    p = 0
-    while p + _BLOCK <= n and old[p:p + _BLOCK] == new[p:p + _BLOCK]:
-        p += _BLOCK
-    while p < n and old[p] == new[p]:
-        p += 1
-    s = 0
-    limit = n - p
-    while s + _BLOCK <= limit and old[len(old) - s - _BLOCK:len(old) - s] == new[len(new) - s - _BLOCK:len(new) - s]:
-        s += _BLOCK
-    while s < limit and old[len(old) - 1 - s] == new[len(new) - 1 - s]:
-        s += 1
-    return p, len(old) - s, len(new) - s
 
 
 class ShiftedSpans:

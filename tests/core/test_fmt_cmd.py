@@ -160,6 +160,17 @@ def test_check_over_folders(workdir, capsys):
     assert code == 1 and out == "" and err.endswith("checked 3 documents: 0 not canonical, 1 not formatted (above)\n")
 
 
+def test_a_folder_walk_never_enters_version_control_metadata(workdir, capsys):
+    """As `grooph validate`'s walk (discover.SKIPPED_FOLDERS): a document-named file under `.git` is git's,
+    not the user's; `--write` must never rewrite it, and `--check` must not fail on it."""
+    (workdir / "docs" / ".git" / "refs").mkdir(parents=True)
+    (workdir / "docs" / ".git" / "refs" / "stray.grooph.json").write_text(MESSY)
+    (workdir / "docs" / "a.grooph.json").write_text(CANONICAL)
+    assert run(capsys, "fmt", "--check", "docs") == (0, "", "checked 1 document: all canonical\n")
+    assert run(capsys, "fmt", "--write", "docs")[1] == "docs/a.grooph.json is already canonical\n"
+    assert (workdir / "docs" / ".git" / "refs" / "stray.grooph.json").read_text() == MESSY
+
+
 def test_a_folder_without_a_graph_or_map_is_said_and_fails(workdir, capsys):
     """As `grooph validate` does: formatting or checking nothing must not read as "all canonical"."""
     (workdir / "empty").mkdir()

@@ -1,6 +1,7 @@
-"""Typing into a workflow through the real server, with the settings a user has (issue 24): each keystroke's
-analysis is made from the one before (only the status the key is in is read again), and what the editor
-is shown is what a fresh analysis of that very text says, issue for issue and range for range.
+"""Typing into a workflow, a graph and a map through the real server, with the settings a user has (issues 24
+and 33): each keystroke's analysis is made from the one before (only the status, or the item of a top-level
+list, the key is in is read again), and what the editor is shown is what a fresh analysis of that very text
+says, issue for issue and range for range.
 
 The core's differential tests (tests/core/test_incremental_analysis.py) cover the edits one by one; here
 the server's side: the scheduler hands each analysis the document's newest one, also when keys come faster
@@ -12,7 +13,11 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
+from bench.generate import graph_document, map_document
 from bench.workflow_docs import workflow_text
+from grooph_core.ide.grooph.analysis import analyze
 from grooph_core.ide.neighbours.analysis import analyze_neighbour
 from grooph_core.source.kinds import neighbour_from_name
 from tests.lsp.test_responsive import _open, _published, _type, start_server  # noqa: F401 (the fixture)
@@ -76,3 +81,49 @@ def test_each_keystroke_shows_what_a_fresh_analysis_of_its_text_says(start_serve
 def _at(text: str, offset: int) -> dict:
     line = text.count("\n", 0, offset)
     return {"line": line, "character": len(text[text.rfind("\n", 0, offset) + 1:offset].encode("utf-16-le")) // 2}
+
+
+def _fresh_grooph(text: str, name: str) -> list[tuple]:
+    a = analyze(text, name=name)
+    return [(i.code, i.message, a.issue_range(i)) for i in a.issues]
+
+
+def _remove(s, uri: str, version: int, text: str, offset: int) -> str:
+    """Delete the character at `offset` as a ranged change; the new text."""
+    s.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [
+        {"range": {"start": _at(text, offset), "end": _at(text, offset + 1)}, "text": ""}]})
+    return text[:offset] + text[offset + 1:]
+
+
+@pytest.mark.parametrize("doc", [graph_document(24_000, faults=True), map_document(24_000, faults=True)],
+                         ids=["graph", "map"])
+def test_each_keystroke_in_a_graph_or_map_shows_what_a_fresh_analysis_says(start_server, tmp_path, doc):
+    """Issue 33 item 2: a key typed into an item of a top-level list is read from the last clean reading;
+    the diagnostics are a fresh analysis's: an id typed into (references to it dangle, then resolve
+    again), a name, the syntax broken inside an item and repaired, a quote that runs a string on."""
+    s = start_server(options={})
+    uri = (tmp_path / doc.name).as_uri()
+    text = doc.text
+    _open(s, uri, text)
+    assert _shown(s, uri, 1) == _fresh_grooph(text, doc.name)
+    version = 1
+    first_list = next(k for k in ('"nodes": [', '"sessions": [') if k in text)
+    at_id = text.index('"id": "', text.index(first_list)) + 7  # the first item's id, its first character
+    at_name = text.index('"name": "', len(text) // 2) + 9
+    steps = [("type", at_id, "zq"), ("remove", at_id, 2), ("type", at_name, "held "),
+             ("type", at_name, "{"), ("remove", at_name, 1), ("type", at_id, '"'), ("remove", at_id, 1)]
+    for what, offset, arg in steps:
+        for k in range(len(arg) if what == "type" else arg):
+            version += 1
+            if what == "type":
+                text = _type(s, uri, version, text, offset + k, arg[k])
+            else:
+                text = _remove(s, uri, version, text, offset)
+            assert _shown(s, uri, version) == _fresh_grooph(text, doc.name), (what, k)
+    # keys faster than the analyses: each may be analysed from an older version's result
+    for ch in "quickly":
+        version += 1
+        text = _type(s, uri, version, text, at_name, ch)
+        at_name += 1
+        time.sleep(0.002)
+    assert _shown(s, uri, version) == _fresh_grooph(text, doc.name)

@@ -24,13 +24,15 @@ from dataclasses import dataclass, field, replace
 
 from grooph_core.ide.document import DocumentAnalysis, placed_span, still_open
 from grooph_core.issues import Issue, SchemaProblem, whole_shape_codes
+from grooph_core.rules.document_walk import DocumentWalk, walk_document
 from grooph_core.rules.graph.references import DanglingRef
 from grooph_core.rules.map.references import MapDanglingRef
-from grooph_core.rules.document_walk import DocumentWalk, walk_document
+from grooph_core.rules.rule_memo import RuleMemo
 from grooph_core.rules.validate import Resolver, rule_issues
 from grooph_core.schema.check import not_json_issue, schema_issues
 from grooph_core.semantics.references import ID_LISTS, accepted_kinds, occurrences
-from grooph_core.source.json_reader import MAX_CHARS, ParsedText, parse
+from grooph_core.source.json_reader import MAX_CHARS, ParsedText
+from grooph_core.source.json_splice import reading
 from grooph_core.source.kinds import Kind, detect_kind
 from grooph_core.source.text import pointer_split, value_at
 
@@ -82,6 +84,21 @@ class Analysis(DocumentAnalysis):
     # The editor's structural check, unknown keys and size of this value per top-level part, which the
     # next analysis (`previous`) takes for the parts it still has (rules/document_walk.py).
     walk: DocumentWalk | None = field(default=None, compare=False, repr=False)
+    # While the text does not read clean, the last clean reading of the document before it (`base`).
+    earlier: ParsedText | None = field(default=None, compare=False, repr=False)
+    # What the rules found, for the next version's analysis to keep (rules/rule_memo.py; clean texts only).
+    rule_memo: RuleMemo | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def base(self) -> ParsedText | None:
+        """The last clean reading of this document (this version's, or while it does not read clean the
+        last one that did): the next version's reading is spliced from it (`json_splice`, issue 33 item 2)."""
+        p = self.parsed
+        return p if p.ok and not p.problems and type(p.value) is dict else self.earlier
+
+    @property
+    def reusable(self) -> bool:
+        return self.base is not None
 
     def pointer_span(self, pointer: str, *, key: bool = False) -> tuple[int, int]:
         return pointer_span(self.parsed, pointer, key=key)
@@ -140,9 +157,19 @@ def analyze(text: str, *, name: str | None = None, export: bool = False, resolve
     """Parse and validate one text. Never raises on any input.
 
     `previous` is the editor's analysis of an earlier version of the same document with the same settings
-    (the scheduler's newest); the incremental analysis (issue 33, item 2) reuses what the edit left alone.
+    (the scheduler's newest); the incremental analysis (issue 33, item 2) reuses what the edit left alone:
+    the text is read from its last clean reading (`json_splice`), the same reading as read whole.
     """
-    parsed = parse(text, max_chars=max_chars)
+    earlier = previous.base if isinstance(previous, Analysis) else None
+    parsed = reading(text, max_chars=max_chars, earlier=earlier)
+    a = _analyze(text, parsed, name=name, export=export, resolver=resolver, tolerant=tolerant, previous=previous)
+    if earlier is not None and a.base is None:
+        return replace(a, earlier=earlier)  # a text that does not read clean: the last clean reading stays the base
+    return a
+
+
+def _analyze(text: str, parsed: ParsedText, *, name: str | None, export: bool, resolver: Resolver | None,
+             tolerant: bool, previous: Analysis | None) -> Analysis:
     value = parsed.value
     kind = detect_kind(name, value)
     problems = list(parsed.problems)
@@ -163,9 +190,10 @@ def analyze(text: str, *, name: str | None = None, export: bool = False, resolve
     walk = walk_document(value, kind, previous.walk if isinstance(previous, Analysis) else None)
     schema = walk.schema_issues() if walk is not None else schema_issues(value, kind)
     if parsed.ok and not schema:
-        rules = tuple(rule_issues(value, kind, export=export, resolver=resolver, walk=walk))
+        memo = RuleMemo(previous.rule_memo if previous is not None and previous.kind == kind else None)
+        rules = tuple(rule_issues(value, kind, export=export, resolver=resolver, memo=memo, walk=walk))
         return Analysis(text, kind, parsed, tuple(problems) + rules, reference=(export, resolver is None, rules),
-                        walk=walk)
+                        rule_memo=memo, walk=walk)
     broken = set(parsed.broken)
     # In broken text, structural findings inside a cut region are echoes of the syntax error; in a
     # text cut short, a field an object it ends inside lacks may still follow, and a list it ends inside
@@ -175,7 +203,12 @@ def analyze(text: str, *, name: str | None = None, export: bool = False, resolve
     schema = [i for i in schema if not _echoes_a_cut(i, broken, cut) and not may_follow(i, parsed)]
     rules, pruned = _tolerant_rules(value, kind, schema, broken - cut_lists, parsed.open_at_end, export=export,
                                     resolver=resolver, walk=walk)
-    return Analysis(text, kind, parsed, tuple(problems + one_per_object(schema) + rules), tuple(pruned), walk=walk)
+    same_kind = previous is not None and previous.kind == kind
+    kept = previous.rule_memo if same_kind else None  # the last clean one's
+    # the last clean reading's walk too: the next clean text is spliced from that reading, not from this one
+    kept_walk = previous.walk if same_kind and previous.walk is not None else walk
+    return Analysis(text, kind, parsed, tuple(problems + one_per_object(schema) + rules), tuple(pruned), rule_memo=kept,
+                    walk=kept_walk)
 
 
 def one_per_object(schema: list[Issue]) -> list[Issue]:

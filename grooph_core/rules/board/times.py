@@ -23,12 +23,14 @@ _ATTEMPT = ("started_at", "ended_at")
 
 
 def _stamps(doc: BoardDoc):
-    """(pointer, value, start pointer or None, start value) of every timestamp, in document order."""
+    """(holder, name, value, start name or None, start value) of every timestamp, in document order; the
+    holder is the task's pointer, or (the task's pointer, list name, index) for an attempt, review or
+    comment (`_pointer` joins it only for a finding: most timestamps have none)."""
     for _, p, task in doc.task_items():
         for name in _TASK:
             if task.get(name) is not None:
                 start = "created_at" if name == "completed_at" else None
-                yield f"{p}/{name}", task[name], start and f"{p}/{start}", task.get(start) if start else None
+                yield p, name, task[name], start, task.get(start) if start else None
         for list_name, fields in (("attempts", _ATTEMPT), ("reviews", ("at",)), ("comments", ("at",))):
             items = task.get(list_name)
             if type(items) is not list:
@@ -39,8 +41,11 @@ def _stamps(doc: BoardDoc):
                 for name in fields:
                     if item.get(name) is not None:
                         start = "started_at" if name == "ended_at" else None
-                        q = f"{p}/{list_name}/{i}"
-                        yield f"{q}/{name}", item[name], start and f"{q}/{start}", item.get(start) if start else None
+                        yield (p, list_name, i), name, item[name], start, item.get(start) if start else None
+
+
+def _pointer(holder, name: str) -> str:
+    return f"{holder}/{name}" if type(holder) is str else f"{holder[0]}/{holder[1]}/{holder[2]}/{name}"
 
 
 def timestamp_issues(doc: BoardDoc) -> Iterator[Issue]:
@@ -54,16 +59,17 @@ def timestamp_issues(doc: BoardDoc) -> Iterator[Issue]:
             t = read[s] = rfc3339(s)
         return t
 
-    for p, v, start_p, start_v in _stamps(doc):
+    for holder, name, v, start, start_v in _stamps(doc):
         if type(v) is not str:
             continue
         t = parse_rfc3339(v)
         if t is None:
+            p = _pointer(holder, name)
             yield make("W_BOARD_TIMESTAMP", f'"{v}" is not an RFC 3339 timestamp (like 2025-01-31T09:30:00Z)',
                        (p,), (p,), facts=BoardTimestamp("format"))
             continue
         s = parse_rfc3339(start_v)
         if s is not None and t < s:
-            field = p.rsplit("/", 1)[1]
-            yield make("W_BOARD_TIMESTAMP", f"{field} {v} is before {start_p.rsplit('/', 1)[1]} {start_v}",
-                       (p,), (p,), related=((start_p, "the start"),), facts=BoardTimestamp("order"))
+            p = _pointer(holder, name)
+            yield make("W_BOARD_TIMESTAMP", f"{name} {v} is before {start} {start_v}",
+                       (p,), (p,), related=((_pointer(holder, start), "the start"),), facts=BoardTimestamp("order"))

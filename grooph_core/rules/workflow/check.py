@@ -184,8 +184,9 @@ def statuses(doc: WorkflowDoc) -> Iterator[Issue]:
         return
     context = (keys(doc.run_roles), doc.run is None and doc.value.get("run") is None, keys(doc.roles))
     found = per_status(doc, "check", context, lambda name, s: status_findings(doc, name, s), lambda r: r[1])
-    for name in sorted(found):
-        yield from found[name][0]
+    names = doc.status_names
+    for k in sorted(range(len(names)), key=names.__getitem__):
+        yield from found[k][0]
 
 
 def status_findings(doc: WorkflowDoc, name: str, s: object) -> tuple[tuple[Issue, ...], tuple[str, ...] | None]:

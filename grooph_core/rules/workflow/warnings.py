@@ -85,7 +85,7 @@ def unknown_keys(doc: WorkflowDoc) -> list[Issue]:
             status = root.by_name["statuses"].type.value  # type: ignore[union-attr]
             found = per_status(doc, "unknown_keys", None,
                                lambda name, s: tuple(value_issues(status, s, pointer_join("/statuses", name))))
-            for issues in found.values():
+            for issues in found:
                 out += issues
         else:
             out += member_issues(root, doc.value, k, "")
@@ -97,7 +97,7 @@ def resume_as_unknown(doc: WorkflowDoc) -> Iterator[Issue]:
     if doc.statuses is None:
         return
     for issues, _names in per_status(doc, "resume_as", None, lambda name, s: _resume_as(doc, name, s),
-                                          lambda r: r[1]).values():
+                                          lambda r: r[1]):
         yield from issues
 
 
@@ -126,8 +126,8 @@ def unreachable_statuses(doc: WorkflowDoc) -> Iterator[Issue]:
         if is_template(target):
             return
         reached.add(target)
-    for targets, templated in per_status(doc, "reached", None, _reaches).values():
-        if templated:
+    for targets in per_status(doc, "reached", None, _reaches):
+        if targets is None:
             return
         reached.update(targets)
     for name in doc.statuses:
@@ -137,14 +137,14 @@ def unreachable_statuses(doc: WorkflowDoc) -> Iterator[Issue]:
                        "targets it and no resume_as names it", (p,), (p,), on_key=True, facts=WfUnreachableStatus(name))
 
 
-def _reaches(name: str, s: object) -> tuple[tuple[str, ...], bool]:
-    """The names one status reaches (its card transitions' targets, its `resume_as`), and whether one of
-    its targets is a `{{…}}` template."""
+def _reaches(name: str, s: object) -> tuple[str, ...] | None:
+    """The names one status reaches (its card transitions' targets, its `resume_as`), or None when one of
+    its targets is a `{{…}}` template (a pair per status was 0.5 MB at 1M)."""
     targets = status_targets(s)
     if any(is_template(t) for t in targets):
-        return (), True
+        return None
     resume = s.get("resume_as") if type(s) is dict else None
-    return tuple(targets) + ((resume,) if type(resume) is str else ()), False
+    return tuple(targets) + ((resume,) if type(resume) is str else ())
 
 
 def unknown_params(doc: WorkflowDoc) -> Iterator[Issue]:
@@ -159,7 +159,7 @@ def unknown_params(doc: WorkflowDoc) -> Iterator[Issue]:
             continue
         if k == "statuses" and doc.statuses is not None:
             for issues in per_status(doc, "params", tuple(params), lambda name, s: tuple(
-                    _param_issues(s, ["statuses", name], params) if name != "description" else ())).values():
+                    _param_issues(s, ["statuses", name], params) if name != "description" else ())):
                 found += issues
         else:
             found += _param_issues(x, [k], params)
@@ -218,7 +218,7 @@ def unknown_by_roles(doc: WorkflowDoc) -> Iterator[Issue]:
     for t in doc.head_transitions():
         found += _by_issues(t.value, t.pointer, known)
     if doc.statuses is not None:
-        for issues in per_status(doc, "by_roles", tuple(known), lambda name, s: _status_by_issues(name, s, known)).values():
+        for issues in per_status(doc, "by_roles", tuple(known), lambda name, s: _status_by_issues(name, s, known)):
             found += issues
     for t in doc.run_transitions():
         found += _by_issues(t.value, t.pointer, known)
@@ -295,7 +295,7 @@ def stored_as_unknown(doc: WorkflowDoc) -> Iterator[Issue]:
     """W_WF_STORED_AS_UNKNOWN: a `stored_as` (a status's, or a storage rule's `status`) that is not one
     of the nine statuses kanban.db holds."""
     if doc.statuses is not None:
-        for issues in per_status(doc, "stored_as", None, _status_stored_as).values():
+        for issues in per_status(doc, "stored_as", None, _status_stored_as):
             yield from issues
     for p, v in _rule_places(doc):
         yield from _stored_as_issues(p, v)
