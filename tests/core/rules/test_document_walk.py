@@ -366,3 +366,21 @@ def test_a_long_list_with_items_swapped_or_replaced_in_place(make, kind):
         fresh = walk_document(value, kind)
         assert _walked(walk) == _walked(fresh) and walk.size == fresh.size, (step, op)
     assert_same_as_reference(value, kind, walk)
+
+
+@pytest.mark.parametrize("make", [graph_document, map_document])
+def test_a_keystroke_in_one_item_walks_that_item_alone(make):
+    """Through the editor's analysis and the incremental reading (json_splice): a character typed into an
+    item's id walks one part; a broken text in between keeps the last clean walk."""
+    doc = make(24_000, faults=True)
+    text = doc.text
+    first = analyze(text, name=doc.name)
+    at = text.find('"id": "', len(text) // 2) + len('"id": "')
+    typed = text[:at] + "x" + text[at:]
+    second = analyze(typed, name=doc.name, previous=first)
+    assert second.walk.walked == 1
+    assert second.issues == analyze(typed, name=doc.name).issues
+    broken = analyze(text[:at] + '"' + text[at:], name=doc.name, previous=second)
+    fixed = analyze(typed[:at] + "y" + typed[at:], name=doc.name, previous=broken)
+    assert fixed.walk.walked == 1
+    assert fixed.issues == analyze(typed[:at] + "y" + typed[at:], name=doc.name).issues
