@@ -146,6 +146,10 @@ def offsets_code(length: int) -> str:
 _STR_TAG = YAML_TAG + "str"
 
 
+# a mapping of more members than this keeps a dict from key to member; a smaller one is searched
+_SEARCHED_UP_TO = 8
+
+
 class _Node:
     """What every node of a reading answers (a mapping's or a sequence's spans, keys and members), read
     from `buf[at:]`: the node's start and end, then per member its key's start and end and its value's
@@ -164,8 +168,7 @@ class _Node:
 
     __slots__ = ()
 
-    # a mapping of more members than this keeps a dict from key to member; a smaller one is searched
-    _INDEXED = 8
+    _INDEXED = _SEARCHED_UP_TO
 
     @property
     def start(self) -> int:
@@ -1003,7 +1006,7 @@ class _Builder:
         t.n.append(len(kids))
         t.names.append(names)
         t.obj.append(1 if is_obj else 0)
-        if lost or (is_obj and len(names) > _Node._INDEXED):
+        if lost or (is_obj and len(names) > _SEARCHED_UP_TO):
             t.index[k] = _index_of(names)  # (the last copy of a key written twice)
         if lost or complex_keys:
             t.odd[k] = (lost, complex_keys)
