@@ -59,7 +59,7 @@ class SchemaProblem(Facts):
     fields: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Issue:
     """One finding. `pointers[0]` is the primary place; the rest and `related` are other places.
 

@@ -67,6 +67,19 @@ def code_link(code: str) -> str:
     return page_uri(code)
 
 
+_DESCRIPTIONS: dict[str, lsp.CodeDescription] = {}
+
+
+def code_description(code: str) -> lsp.CodeDescription:
+    """The code's link as a diagnostic's `codeDescription`, one object per link (never changed once made:
+    a 1M workflow's 1,293 diagnostics held one each; issue 33 item 3)."""
+    href = code_link(code)
+    d = _DESCRIPTIONS.get(href)
+    if d is None:
+        d = _DESCRIPTIONS[href] = lsp.CodeDescription(href=href)
+    return d
+
+
 # --- diagnostics ----------------------------------------------------------------------------------
 def to_lsp_diagnostic(analysis: DocumentAnalysis, issue: Issue, uri: str, encoding: str, index: int) -> lsp.Diagnostic:
     lines = analysis.line_index
@@ -88,15 +101,18 @@ def to_lsp_diagnostic(analysis: DocumentAnalysis, issue: Issue, uri: str, encodi
             for p, note in issue.related
         ]
     message = issue.message  # `at` travels in `data`; the message already names the objects
+    at = list(issue.at)
     return lsp.Diagnostic(
         range=to_lsp_range(lines, analysis.span(issue), encoding),
         message=message,
         severity=severity,
         code=issue.code,
-        code_description=lsp.CodeDescription(href=code_link(issue.code)) if issue.code in CODES else None,
+        code_description=code_description(issue.code) if issue.code in CODES else None,
         source="grooph",
         related_information=related,
-        data={"index": index, "code": issue.code, "at": list(issue.at), "pointers": list(issue.pointers)},
+        # (`at` and `pointers` are mostly equal: one list then, as the wire never tells the two apart)
+        data={"index": index, "code": issue.code, "at": at,
+              "pointers": at if issue.pointers == issue.at else list(issue.pointers)},
     )
 
 

@@ -243,27 +243,29 @@ class _Table:
     """The collections of one reading, as flat tables rather than an object per collection (a 1M
     workflow has 31,000 collections and 130,000 members; issue 33 item 3): per node (numbered in the
     order they close) where its offsets stand in `buf`, its first member, its member count, its keys
-    and whether it is a mapping; per member its child node (-1: none) and its `Scalar` (or None). A
+    and whether it is a mapping; per member one number in `kids`: its child node (>= 0), or -1 - the
+    place of its `Scalar` in `scalars` (each one once; `scalars[0]` is None: no scalar either). A
     collection of scalars only shares the member rows of an equal one read before (`{target: x}`,
     `[reviewer]` repeat). The rare node with a key index, lost copies or complex keys has it in a dict."""
 
-    __slots__ = ("buf", "at", "first", "n", "names", "obj", "kids", "scalars", "index", "odd")
+    __slots__ = ("buf", "at", "first", "n", "names", "keys", "obj", "kids", "scalars", "index", "odd")
 
     def __init__(self, code: str) -> None:
         self.buf = array(code)  # every node's offsets
         self.at = array(code)
         self.first = array(code)
         self.n = array(code)
-        self.names: list[tuple] = []
+        self.names = array(code)  # per node its keys' place in `keys`
+        self.keys: list[tuple] = [()]  # the reading's distinct tuples of keys (a list's: ())
         self.obj = bytearray()
         self.kids = array(code)
-        self.scalars: list = []
+        self.scalars: list = [None]  # the reading's distinct scalars (a 1M workflow: 6,500 for 46,000 members)
         self.index: dict[int, dict[str, int]] = {}
         self.odd: dict[int, tuple[list, list]] = {}  # node -> (lost, complex)
 
     def fit(self) -> None:
         """Drop the room the tables grew into (a list or an array over-allocates as it grows)."""
-        for name in ("buf", "at", "first", "n", "names", "kids", "scalars"):
+        for name in ("buf", "at", "first", "n", "names", "keys", "kids", "scalars"):
             setattr(self, name, getattr(self, name)[:])
 
 
@@ -290,7 +292,8 @@ class TableNode(_Node):
 
     @property
     def names(self) -> tuple:
-        return self.t.names[self.k]
+        t = self.t
+        return t.keys[t.names[self.k]]
 
     @property
     def _index(self) -> dict[str, int] | None:
@@ -318,14 +321,15 @@ class TableNode(_Node):
 
     def scalar_at(self, i: int) -> Scalar | None:
         t = self.t
-        return t.scalars[t.first[self.k] + i]
+        c = t.kids[t.first[self.k] + i]
+        return None if c >= 0 else t.scalars[-1 - c]
 
     @property
     def items(self) -> tuple:
         """Per member its child node, or its `Scalar`, or None."""
         t, m = self.t, self.t.first[self.k]
-        kids, scalars = t.kids, t.scalars
-        return tuple(scalars[j] if kids[j] < 0 else TableNode(t, kids[j]) for j in range(m, m + t.n[self.k]))
+        scalars = t.scalars
+        return tuple(scalars[-1 - c] if c < 0 else TableNode(t, c) for c in t.kids[m:m + t.n[self.k]])
 
 
 class YNode(_Node):
@@ -908,8 +912,9 @@ class _Builder:
         # `[reviewer]` repeat; values are never mutated, as an alias shares its value); and a mapping's
         # keys, one tuple
         self.leaves: dict[tuple, tuple] = {}
-        self.names: dict[tuple, tuple] = {}
+        self.names: dict[tuple, int] = {(): 0}  # a mapping's keys -> their place in the table's `keys`
         self.t = _Table(offsets_code(len(text)))  # the reading's nodes
+        self.codes: dict[int, int] = {}  # id of a Scalar -> its number in the table's `kids`
 
     def scalar_span(self, node: ScalarNode) -> Span:
         s, e = node.start_mark.index, node.end_mark.index
@@ -982,14 +987,29 @@ class _Builder:
                     stack.append((kid, pointer + "/" + (pointer_escape(node.names[i]) if node.is_obj else str(i))))
         return out
 
-    def node(self, is_obj: bool, offsets: list, names: tuple, kids: list, scalars: list, value, lost=(),
+    def code(self, s: Scalar | None) -> int:
+        """A member's number in the table's `kids` for its `Scalar` (or None): -1 - its place in `scalars`."""
+        if s is None:
+            return -1
+        c = self.codes.get(id(s))
+        if c is None:
+            c = self.codes[id(s)] = -1 - len(self.t.scalars)
+            self.t.scalars.append(s)
+        return c
+
+    def node(self, is_obj: bool, offsets: list, names: list, kids: list, value, lost=(),
              complex_keys=()) -> tuple[int, object]:
-        """(its number, its value) of a new row of the table; a collection of scalars only takes the member
-        rows and the value of an equal one read before (`leaves`)."""
+        """(its number, its value) of a new row of the table (`kids`: per member its number, `code`); a
+        collection of scalars only takes the member rows and the value of an equal one read before
+        (`leaves`)."""
         t = self.t
         first = -1
-        if not lost and not complex_keys and all(s is not None for s in scalars):
-            key = (is_obj, id(names), *map(id, scalars))
+        names_at = self.names.get(names_t := tuple(names))
+        if names_at is None:
+            names_at = self.names[names_t] = len(t.keys)
+            t.keys.append(names_t)
+        if not lost and not complex_keys and all(c < -1 for c in kids):
+            key = (is_obj, names_at, *kids)
             hit = self.leaves.get(key)
             if hit is None:
                 self.leaves[key] = (len(t.kids), value)
@@ -998,13 +1018,12 @@ class _Builder:
         if first < 0:
             first = len(t.kids)
             t.kids.extend(kids)
-            t.scalars += scalars
         k = len(t.at)
         t.at.append(len(t.buf))
         t.buf.extend(offsets)
         t.first.append(first)
         t.n.append(len(kids))
-        t.names.append(names)
+        t.names.append(names_at)
         t.obj.append(1 if is_obj else 0)
         if lost or (is_obj and len(names) > _SEARCHED_UP_TO):
             t.index[k] = _index_of(names)  # (the last copy of a key written twice)
@@ -1017,8 +1036,8 @@ class _Builder:
         start = node.start_mark.index
         is_obj = node.id == "mapping"
         offsets = [start, start]  # the node's start and end, then its members' (_Node)
-        kids: list[int] = []  # per member its child node, or -1
-        scalars: list = []  # per member its Scalar, or None
+        kids: list[int] = []  # per member its child node, or its Scalar's number (`code`)
+        code = self.code
         size = 1
         last_end = start
         t = self.t
@@ -1041,20 +1060,18 @@ class _Builder:
                 j = index.get(name)
                 if j is not None:  # the later copy wins (a map); a struct refuses it (rules/serde_shape)
                     copies.setdefault(name, [(offsets[2 + 4 * j], offsets[3 + 4 * j])]).append(ks)
-                    lost.append((name, value.pop(name), None if kids[j] < 0 else TableNode(t, kids[j]),  # type: ignore[attr-defined]
-                                 scalars[j]))
+                    c = kids[j]
+                    lost.append((name, value.pop(name), None if c < 0 else TableNode(t, c),  # type: ignore[attr-defined]
+                                 None if c >= 0 else t.scalars[-1 - c]))
                 index[name] = len(names)
                 names.append(name)
                 offsets += (ks[0], ks[1], vs[0], vs[1])
-                kids.append(-1 if kid is None else kid)
-                scalars.append(written if kid is None else None)
+                kids.append(code(written) if kid is None else kid)
                 value[name] = v  # type: ignore[index]
                 size += n
             end = node.end_mark.index if flow and node.end_mark is not None else last_end
             offsets[1] = end
-            names_t = tuple(names)
-            names_t = self.names.setdefault(names_t, names_t)
-            k, value = self.node(True, offsets, names_t, kids, scalars, value, lost, complex_keys)
+            k, value = self.node(True, offsets, names, kids, value, lost, complex_keys)
             if copies:
                 self.copies[k] = copies
         else:
@@ -1063,14 +1080,13 @@ class _Builder:
                 v, kid, vs, n, written = done[id(vnode)]
                 last_end = max(last_end, vs[1])
                 offsets += vs
-                kids.append(-1 if kid is None else kid)
-                scalars.append(written if kid is None else None)
+                kids.append(code(written) if kid is None else kid)
                 value.append(v)  # type: ignore[union-attr]
                 size += n
             end = node.end_mark.index if flow and node.end_mark is not None else last_end
             offsets[1] = end
             # (a copy is exactly as long as the list: one grown by appends keeps room for 4 at least)
-            k, value = self.node(False, offsets, (), kids, scalars, value.copy())
+            k, value = self.node(False, offsets, (), kids, value.copy())
         return value, k, (start, end), size, None
 
 

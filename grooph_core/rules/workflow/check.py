@@ -220,7 +220,12 @@ def status_findings(doc: WorkflowDoc, name: str, s: object) -> tuple[tuple[Issue
         p = pointer_join("/statuses", name, "run", "role")
         out.append(make("E_WF_UNKNOWN_ROLE", f"{name}: its run names no role {role}{suggestion(role, doc.roles)}",
                         (p,), (p,), facts=WfUnknownRole(role)))
+    if not out and not seen:
+        return _NOTHING  # (a status without targets or findings: one pair for all, issue 33 item 3)
     return tuple(out), None if blind else tuple(seen)
+
+
+_NOTHING: tuple[tuple[Issue, ...], tuple[str, ...]] = ((), ())
 
 
 # `Workflow::check()`'s order (workflow.md §3.1 "Order").
