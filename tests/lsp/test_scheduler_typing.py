@@ -94,8 +94,9 @@ async def test_keys_faster_than_a_quick_analysis_get_a_publish_every_max_stale_m
 def test_a_key_after_a_quiet_spell_is_published_even_when_the_next_follows_within_its_analysis(start_server, tmp_path):
     """Through the real server, default settings, a 1M-character graph (an analysis of tens of
     milliseconds or more): a key typed after a quiet spell is validated at once, so when the next key
-    comes 40 ms later both versions are published, in order. Before issue 33 the first key waited as
-    long as the document's analysis takes, the second put that wait off, and only the second was shown."""
+    comes 100 ms later both versions are published, in order. Before issue 33 the first key waited as
+    long as the document's analysis takes, the second put that wait off, and only the second was shown.
+    (100 ms, not less: on a loaded machine the server may read both keys in one turn of its loop.)"""
     s = start_server(options={})
     doc = graph_document(1_000_000)
     uri = (tmp_path / doc.name).as_uri()
@@ -106,7 +107,7 @@ def test_a_key_after_a_quiet_spell_is_published_even_when_the_next_follows_withi
     _published(s, uri, 2)
     time.sleep(0.3)
     text = _type(s, uri, 3, text, doc.edit_at, "y")
-    time.sleep(0.04)
+    time.sleep(0.1)
     text = _type(s, uri, 4, text, doc.edit_at, "z")
     _published(s, uri, 4)
     versions = [a.message["params"]["version"] for a in _publishes(s, uri)]
