@@ -125,17 +125,14 @@ def diagnostics_of(analysis: DocumentAnalysis, uri: str, encoding: str, shown: l
     the edits: placing a pointer's issue in a new 1M text is the lazy source map's first scan, 10-25 ms
     (issue 33). Otherwise each is placed."""
     issues = analysis.issues
-    if (shown is None or edits is None or analysis.kind not in _JSON_KINDS or len(shown) != len(issues)
-            or not all(_same(d, i) for d, i in zip(shown, issues))):
+    if (shown is None or edits is None or not analysis.document_kind.ranges_follow_json_edits
+            or len(shown) != len(issues) or not all(_same(d, i) for d, i in zip(shown, issues))):
         return [to_lsp_diagnostic(analysis, issue, uri, encoding, n) for n, issue in enumerate(issues)]
     out = []
     for n, (d, issue) in enumerate(zip(shown, issues)):
         moved = _moved(d, issue, edits)
         out.append(moved if moved is not None else to_lsp_diagnostic(analysis, issue, uri, encoding, n))
     return out
-
-
-_JSON_KINDS = ("graph", "map")
 
 
 def _same(d: lsp.Diagnostic, issue: Issue) -> bool:

@@ -15,6 +15,7 @@ from grooph_core.ide.kinds import analyse
 from grooph_core.rules.map import file_graph_resolver
 from grooph_core.source.kinds import NeighbourKind, any_kind_from_name, claims_grooph, content_decides, neighbour_from_name
 from grooph_core.source.line_index import LineIndex
+from grooph_core.source.text import keeps_json_structure
 
 
 def uri_name(uri: str) -> str:
@@ -159,7 +160,6 @@ class DocumentStore:
 
 
 MAX_EDITS = 64            # edits kept per document (an analysis is rarely more than a few keys behind)
-_STRUCTURE = frozenset('{}[],:"\\\r')  # a change with none of these keeps every member where it was
 
 
 @dataclass(frozen=True)
@@ -176,7 +176,7 @@ class Edit:
 
     @staticmethod
     def of(start: tuple[int, int], end: tuple[int, int], removed: str, inserted: str, encoding: str) -> "Edit | None":
-        if not _STRUCTURE.isdisjoint(removed) or not _STRUCTURE.isdisjoint(inserted):
+        if not keeps_json_structure(removed, inserted):
             return None
         tail = inserted[inserted.rfind("\n") + 1:]
         width = (len(tail) if encoding == "utf-32" or tail.isascii()

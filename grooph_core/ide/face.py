@@ -51,6 +51,9 @@ class DocumentKind(ABC):
     # a client that resolves code actions gets their titles first and each edit on `codeAction/resolve`
     # (issue 13); a kind whose fixes are cheap gives them with their edits at once.
     resolves_fixes_later: bool = False
+    # a diagnostic placed by pointer keeps its range, moved, across an edit that keeps the JSON structure
+    # (`source.text.keeps_json_structure`): the pointer still names the same place (issue 33)
+    ranges_follow_json_edits: bool = False
     # what rename says on a place that holds nothing this kind renames
     nothing_to_rename: str = "There is nothing at the cursor to rename."
     # its sessions name graph files (map.md §4.2, §6.8): its rules read them, the workspace links them

@@ -398,3 +398,14 @@ def edited_span(old: str, new: str) -> tuple[int, int, int]:
 
 
 _BLOCKS = (65536, 2048, 64, 1)  # characters compared at a time, in turn
+
+
+# JSON's structural characters (and the carriage return, which LSP and Python count differently as a line
+# break): an edit whose removed and inserted text hold none of them leaves every member of a JSON text
+# where it was, named by the same pointer (issue 33: a diagnostic's range then follows the edit).
+_JSON_STRUCTURE = frozenset('{}[],:"\\\r')
+
+
+def keeps_json_structure(removed: str, inserted: str) -> bool:
+    """Replacing `removed` by `inserted` in a JSON text changes no member's place in its structure."""
+    return _JSON_STRUCTURE.isdisjoint(removed) and _JSON_STRUCTURE.isdisjoint(inserted)

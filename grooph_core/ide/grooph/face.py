@@ -23,6 +23,7 @@ class GroophKind(FlowFace, DocumentKind):
     flow_module = "grooph_core.ide.grooph.flow"
     answers_on_loop = True
     resolves_fixes_later = True
+    ranges_follow_json_edits = True
     nothing_to_rename = "There is no id at the cursor to rename."
 
     def read(self, text, *, name=None, tolerant=True, export=False, resolver=None, max_chars=None, previous=None):
